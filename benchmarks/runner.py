@@ -1,0 +1,105 @@
+"""The benchmark runner every game's benchmark plugs into.
+
+A game's benchmark is ``benchmarks/bench_<name>.py`` with a function
+``run(quick: bool) -> list[Table]``. ``python benchmarks/run.py NAME`` runs
+it and prints the tables as markdown; ``--write`` also replaces the section
+``<!-- bench:NAME -->`` ... ``<!-- /bench:NAME -->`` in BENCHMARKS.md, with the
+machine and date, so measured figures are recorded, never typed in by hand.
+Benchmarks are not tests: they print what they measure and never fail
+because a machine is slow.
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib
+import os
+import platform
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS_MD = ROOT / "BENCHMARKS.md"
+
+
+@dataclass
+class Table:
+    """One markdown table with a title and notes under it."""
+
+    title: str
+    headers: list[str]
+    rows: list[list[object]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, *cells: object) -> None:
+        self.rows.append(list(cells))
+
+    def markdown(self) -> str:
+        lines = [f"### {self.title}", "", "| " + " | ".join(self.headers) + " |",
+                 "|" + "|".join("---" for _ in self.headers) + "|"]
+        lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in self.rows]
+        if self.notes:
+            lines.append("")
+            lines += self.notes
+        return "\n".join(lines) + "\n"
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}" if abs(value) >= 10000 else str(value)
+    return str(value).replace("|", "\\|")
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return f"{cpu}, {cores} cores, Python {platform.python_version()}"
+
+
+def section(name: str, tables: list[Table], command: str) -> str:
+    today = datetime.date.today().isoformat()
+    body = "\n".join(t.markdown() for t in tables)
+    return (f"<!-- bench:{name} -->\n_Measured {today} on {machine()} with `{command}`._\n\n"
+            f"{body}<!-- /bench:{name} -->")
+
+
+def write_section(name: str, text: str, path: Path = BENCHMARKS_MD) -> None:
+    content = path.read_text() if path.exists() else "# Benchmarks\n"
+    pattern = re.compile(rf"<!-- bench:{re.escape(name)} -->.*?<!-- /bench:{re.escape(name)} -->",
+                         re.S)
+    if pattern.search(content):
+        content = pattern.sub(lambda _: text, content)
+    else:
+        content = content.rstrip("\n") + f"\n\n## {name}\n\n{text}\n"
+    path.write_text(content)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Run gridsolver benchmarks.")
+    parser.add_argument("names", nargs="+", help="benchmark names (bench_NAME.py)")
+    parser.add_argument("--quick", action="store_true", help="a short run (smaller sets)")
+    parser.add_argument("--write", action="store_true", help="record the tables in BENCHMARKS.md")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    for name in args.names:
+        module = importlib.import_module(f"bench_{name}")
+        tables = module.run(quick=args.quick)
+        command = "python benchmarks/run.py " + name + (" --quick" if args.quick else "")
+        text = section(name, tables, command)
+        print(text)
+        if args.write:
+            write_section(name, text)
+    return 0

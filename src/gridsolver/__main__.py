@@ -1,0 +1,3 @@
+from gridsolver.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""gridsolver.bunny: see the module docstrings and ../shared/specs/bunny.md."""

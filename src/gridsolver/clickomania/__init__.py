@@ -1,0 +1,1 @@
+"""gridsolver.clickomania: see the module docstrings and ../shared/specs/clickomania.md."""

@@ -1,0 +1,183 @@
+"""Reading text boards from a file, a string or standard input.
+
+Every game writes its boards as rows of characters. A source (a file, a
+string, stdin) may hold several boards separated by blank lines, as the data
+sets do. This module splits a source into :class:`BoardText` blocks that
+remember where they came from, so that a game's parser can raise a
+:class:`~gridsolver.core.errors.BoardError` naming the file, the board, the
+row and the column of the offending character.
+
+Games differ in what a comment looks like (``#`` is a square in Hopping
+Bunny but starts a comment in the Clickomania data files), so the comment
+prefix is a parameter, not a rule.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from gridsolver.core.errors import BoardError, InputError
+
+STDIN = "-"
+
+
+@dataclass(frozen=True)
+class BoardText:
+    """The rows of one board as written, and where they came from."""
+
+    source: str
+    rows: tuple[str, ...]
+    first_line: int = 1
+    index: int = 1
+    count: int = 1
+
+    @property
+    def label(self) -> str:
+        """A short name for results: the source, plus ``#k`` when it holds several boards."""
+        return self.source if self.count == 1 else f"{self.source}#{self.index}"
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.rows)
+
+    def error(self, message: str, row: int | None = None, column: int | None = None) -> BoardError:
+        """A BoardError for this board; ``row`` and ``column`` are 0-based here."""
+        return BoardError(
+            self.source,
+            message,
+            board=self.index if self.count > 1 else None,
+            row=None if row is None else row + 1,
+            column=None if column is None else column + 1,
+            line=None if row is None else self.first_line + row,
+        )
+
+
+def split_boards(text: str, source: str = "<string>", comment: str | None = None) -> list[BoardText]:
+    """Split ``text`` into boards at blank lines.
+
+    Lines starting with ``comment`` (when given) are dropped but still counted,
+    so reported line numbers match the file. Trailing whitespace is kept: in
+    some games a space is a cell ("no square") and rows may be ragged.
+    """
+    blocks: list[tuple[int, list[str]]] = []
+    current: list[str] = []
+    start = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\r\n")
+        if comment is not None and line.startswith(comment):
+            continue
+        if line.strip() == "":
+            if current:
+                blocks.append((start, current))
+                current = []
+            continue
+        if not current:
+            start = number
+        current.append(line)
+    if current:
+        blocks.append((start, current))
+    if not blocks:
+        raise InputError(f"{source}: no board found (the input is empty)")
+    count = len(blocks)
+    return [
+        BoardText(source, tuple(rows), first_line=first, index=i, count=count)
+        for i, (first, rows) in enumerate(blocks, start=1)
+    ]
+
+
+def read_source(arg: str) -> tuple[str, str]:
+    """Return ``(text, source name)`` for a file path or ``-`` (standard input)."""
+    if arg == STDIN:
+        return sys.stdin.read(), "<stdin>"
+    path = Path(arg)
+    if path.is_dir():
+        raise InputError(f"{arg}: is a directory, not a board file")
+    try:
+        return path.read_text(encoding="utf-8"), str(arg)
+    except FileNotFoundError:
+        raise InputError(f"{arg}: no such file") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{arg}: not a text file (byte {exc.start} is not UTF-8)") from None
+    except OSError as exc:
+        raise InputError(f"{arg}: cannot read: {exc.strerror}") from None
+
+
+def load_boards(
+    args: Iterable[str],
+    *,
+    comment: str | None = None,
+    named: Callable[[str], str | None] | None = None,
+) -> list[BoardText]:
+    """Every board in every source named on a command line.
+
+    An argument is a file path, ``-`` for stdin, or (when ``named`` is given
+    and no such file exists) a name that ``named`` turns into board text,
+    such as ``english`` for the English peg solitaire board.
+    """
+    boards: list[BoardText] = []
+    for arg in args:
+        if named is not None and arg != STDIN and not os.path.exists(arg):
+            text = named(arg)
+            if text is not None:
+                boards.extend(split_boards(text, arg, comment))
+                continue
+        text, source = read_source(arg)
+        boards.extend(split_boards(text, source, comment))
+    if not boards:
+        raise InputError("no board given")
+    return boards
+
+
+def parse_grid(
+    board: BoardText,
+    alphabet: Mapping[str, int],
+    *,
+    fill: int | None = None,
+    max_rows: int | None = None,
+    max_columns: int | None = None,
+) -> np.ndarray:
+    """Turn a board's rows into a 2-D ``int8`` array using ``alphabet``.
+
+    Rows must all have the same width unless ``fill`` is given, in which case
+    short rows are padded with that value (ragged boards). Any character not in
+    the alphabet is reported with its row and column.
+    """
+    rows = board.rows
+    if max_rows is not None and len(rows) > max_rows:
+        raise board.error(f"{len(rows)} rows, more than the {max_rows} supported")
+    width = max(len(r) for r in rows)
+    if fill is None:
+        for r, row in enumerate(rows):
+            if len(row) != len(rows[0]):
+                raise board.error(
+                    f"row has {len(row)} cells but the first row has {len(rows[0])} "
+                    "(all rows must have the same width)",
+                    row=r,
+                )
+    if max_columns is not None and width > max_columns:
+        raise board.error(f"{width} columns, more than the {max_columns} supported")
+    grid = np.full((len(rows), width), -1 if fill is None else fill, dtype=np.int8)
+    allowed = ", ".join(repr(c) for c in alphabet)
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            value = alphabet.get(ch)
+            if value is None:
+                raise board.error(f"unexpected character {ch!r} (allowed: {allowed})", r, c)
+            grid[r, c] = value
+    return grid
+
+
+def read_package_text(package: str, relative: str) -> str | None:
+    """Text of a data file shipped inside a package, or None if there is none."""
+    from importlib import resources
+
+    try:
+        return resources.files(package).joinpath(relative).read_text(encoding="utf-8")
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, ModuleNotFoundError):
+        return None

@@ -1,0 +1,127 @@
+"""The search budget: wall time, memory and node count.
+
+Every solver takes a :class:`Budget` and must stop when any part of it runs
+out, reporting the best it has so far. Budgets are plain numbers so that
+numba kernels can check them too: :meth:`Budget.deadline_ns` is a deadline
+on the monotonic clock that :func:`gridsolver.core.clock.monotonic_ns`
+reads inside a kernel, and :meth:`Budget.table_slots` sizes an
+open-addressing transposition table to the memory bound.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+from dataclasses import dataclass, field
+
+from gridsolver.core.errors import BudgetError
+
+NO_LIMIT = (1 << 62)  # "unbounded" for int64 kernel arguments
+DEFAULT_TIME_S = 60.0
+DEFAULT_MEMORY_MB = 2048.0
+
+
+class BudgetExceeded(Exception):
+    """Raised by plain-Python searches when the budget runs out."""
+
+
+@dataclass
+class Budget:
+    """Limits for one search. ``None`` means no limit of that kind.
+
+    The clock starts when the budget is created (or at :meth:`restart`).
+    """
+
+    time_s: float | None = DEFAULT_TIME_S
+    memory_mb: float | None = DEFAULT_MEMORY_MB
+    nodes: int | None = None
+    started_ns: int = field(default_factory=time.monotonic_ns)
+
+    def __post_init__(self) -> None:
+        if self.time_s is not None and not self.time_s > 0:
+            raise BudgetError(f"--time must be positive, got {self.time_s}")
+        if self.memory_mb is not None and not self.memory_mb > 0:
+            raise BudgetError(f"--memory must be positive, got {self.memory_mb}")
+        if self.nodes is not None and self.nodes <= 0:
+            raise BudgetError(f"--nodes must be positive, got {self.nodes}")
+
+    def restart(self) -> Budget:
+        self.started_ns = time.monotonic_ns()
+        return self
+
+    def split(self, share: float) -> Budget:
+        """A budget with ``share`` of the remaining time (for phases of a search)."""
+        remaining = self.remaining_s()
+        return Budget(
+            time_s=None if remaining is None else max(remaining * share, 1e-3),
+            memory_mb=self.memory_mb,
+            nodes=self.nodes,
+        )
+
+    # -- time ---------------------------------------------------------------
+    def elapsed_s(self) -> float:
+        return (time.monotonic_ns() - self.started_ns) / 1e9
+
+    def remaining_s(self) -> float | None:
+        if self.time_s is None:
+            return None
+        return max(0.0, self.time_s - self.elapsed_s())
+
+    def deadline_ns(self) -> int:
+        """Deadline on the monotonic clock in ns (huge when unlimited), for kernels."""
+        if self.time_s is None:
+            return NO_LIMIT
+        return self.started_ns + int(self.time_s * 1e9)
+
+    def node_limit(self) -> int:
+        return NO_LIMIT if self.nodes is None else int(self.nodes)
+
+    def expired(self, nodes: int = 0) -> bool:
+        """True when the time or the node count has run out."""
+        if self.nodes is not None and nodes >= self.nodes:
+            return True
+        return self.time_s is not None and time.monotonic_ns() >= self.deadline_ns()
+
+    def check(self, nodes: int = 0) -> None:
+        """Raise :class:`BudgetExceeded` when the budget has run out."""
+        if self.expired(nodes):
+            raise BudgetExceeded
+        if self.memory_mb is not None and current_rss_mb() > self.memory_mb:
+            raise BudgetExceeded
+
+    # -- memory -------------------------------------------------------------
+    def memory_bytes(self) -> int | None:
+        return None if self.memory_mb is None else int(self.memory_mb * 1024 * 1024)
+
+    def table_slots(self, bytes_per_slot: int, share: float = 0.5, minimum: int = 1 << 10,
+                    maximum: int = 1 << 32) -> int:
+        """The largest power-of-two slot count whose table fits ``share`` of the memory.
+
+        Raises :class:`BudgetError` when not even ``minimum`` slots fit.
+        """
+        limit = self.memory_bytes()
+        if limit is None:
+            return maximum
+        affordable = int(limit * share) // bytes_per_slot
+        if affordable < minimum:
+            raise BudgetError(
+                f"--memory {self.memory_mb:g} MB is too small: the search needs at least "
+                f"{minimum * bytes_per_slot / 2**20:.1f} MB for its table"
+            )
+        slots = 1 << (affordable.bit_length() - 1)
+        return min(slots, maximum)
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process so far, in MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def current_rss_mb() -> float:
+    """Current resident memory of this process, in MB (Linux; falls back to the peak)."""
+    try:
+        with open("/proc/self/statm") as fh:
+            pages = int(fh.read().split()[1])
+        return pages * resource.getpagesize() / 2**20
+    except (OSError, ValueError, IndexError):
+        return peak_rss_mb()

@@ -1,0 +1,104 @@
+"""Command-line building blocks shared by every game.
+
+The options every command spells the same way (``--time``, ``--memory``,
+``--nodes``, ``--json``, ``--seed``, ``--workers``, ``--cluster``), the loop
+that solves several boards and prints one result each, and the error type
+that becomes a one-line message with exit code 2.
+
+Game CLI modules import this (click, no numba) at start-up, so keep it light.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+import click
+
+from gridsolver.core.boards import BoardText
+from gridsolver.core.budget import DEFAULT_MEMORY_MB, DEFAULT_TIME_S, Budget
+from gridsolver.core.result import SolveResult
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+
+class UserError(click.ClickException):
+    """A user's mistake, shown as ``gridsolver: error: ...`` with exit code 2."""
+
+    exit_code = EXIT_BAD_INPUT
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"gridsolver: error: {self.format_message()}", err=True)
+
+
+def budget_options(default_time: float | None = DEFAULT_TIME_S,
+                   default_memory: float | None = DEFAULT_MEMORY_MB) -> Callable[[F], F]:
+    """Add ``--time``, ``--memory`` and ``--nodes``; the command gets ``budget: Budget``.
+
+    The budget is per board: commands call :meth:`Budget.restart` (or use
+    :func:`solve_each`) before each one.
+    """
+
+    def decorate(fn: F) -> F:
+        fn = click.option("--nodes", type=int, default=None, metavar="N",
+                          help="Stop after N search nodes per board.")(fn)
+        fn = click.option("--memory", "memory_mb", type=float, default=default_memory,
+                          show_default=True, metavar="MB",
+                          help="Memory budget per board in MB (tables are sized to it).")(fn)
+        fn = click.option("--time", "time_s", type=float, default=default_time,
+                          show_default=True, metavar="S",
+                          help="Time budget per board in seconds.")(fn)
+        return fn
+
+    return decorate
+
+
+def make_budget(time_s: float | None, memory_mb: float | None, nodes: int | None) -> Budget:
+    return Budget(time_s=time_s, memory_mb=memory_mb, nodes=nodes)
+
+
+json_option = click.option("--json", "as_json", is_flag=True,
+                           help="Machine-readable output: one JSON object per line.")
+
+seed_option = click.option("--seed", type=int, default=0, show_default=True,
+                           help="Seed for every random choice (same seed, same run).")
+
+
+def workers_options(fn: F) -> F:
+    """Add ``--workers N`` and ``--cluster tcp://HOST:PORT``."""
+    fn = click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
+                      help="Run on a Dask cluster instead of local processes.")(fn)
+    fn = click.option("--workers", type=int, default=None, metavar="N",
+                      help="Local worker processes (default: all cores).")(fn)
+    return fn
+
+
+def emit(result: SolveResult, as_json: bool) -> None:
+    """Print one result: a JSON line, or text for people."""
+    click.echo(result.to_json() if as_json else result.to_text())
+    sys.stdout.flush()
+
+
+def solve_each(
+    boards: Iterable[BoardText],
+    solve_one: Callable[[BoardText], SolveResult],
+    as_json: bool,
+) -> int:
+    """Solve boards one by one, printing each result as soon as it is known.
+
+    Returns the exit code: 2 when any board was unsolvable (bad input for the
+    game's rules), else 0. A proved "impossible" is an answer, not an error.
+    """
+    code = EXIT_OK
+    for k, board in enumerate(boards):
+        result = solve_one(board)
+        if not as_json and k:
+            click.echo("")
+        emit(result, as_json)
+        if result.status == "unsolvable":
+            code = EXIT_BAD_INPUT
+    return code

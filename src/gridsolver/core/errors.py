@@ -1,0 +1,58 @@
+"""Exceptions that stand for a user's mistake, not a bug.
+
+The command-line front end catches :class:`InputError` (and its subclasses)
+and prints its message on one line with exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+
+class GridsolverError(Exception):
+    """Base class of every error gridsolver raises on purpose."""
+
+
+class InputError(GridsolverError):
+    """Bad input: a malformed board, an unknown option value, an illegal move."""
+
+
+class BoardError(InputError):
+    """A board that cannot be read, with the position of the offending character.
+
+    ``row`` and ``column`` are 1-based positions inside the board (as a person
+    counts them in a text editor); ``line`` is the 1-based line in the source.
+    """
+
+    def __init__(
+        self,
+        source: str,
+        message: str,
+        *,
+        board: int | None = None,
+        row: int | None = None,
+        column: int | None = None,
+        line: int | None = None,
+    ) -> None:
+        self.source = source
+        self.board = board
+        self.row = row
+        self.column = column
+        self.line = line
+        self.reason = message
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        where = [self.source]
+        if self.board is not None:
+            where.append(f"board {self.board}")
+        if self.row is not None:
+            where.append(f"row {self.row}")
+        if self.column is not None:
+            where.append(f"column {self.column}")
+        text = ", ".join(where)
+        if self.line is not None and self.row is not None:
+            text += f" (line {self.line})"
+        return f"{text}: {self.reason}"
+
+
+class BudgetError(InputError):
+    """A budget that cannot work, e.g. too little memory for any table."""

@@ -1,0 +1,108 @@
+"""A parallel map for embarrassingly parallel work: benchmark suites, tournaments.
+
+``parallel_map(fn, items)`` returns ``[fn(x) for x in items]`` in order,
+computed on local worker processes (``workers``, default: every core) or on a
+Dask cluster (``cluster="tcp://host:port"``, needs the ``cluster`` extra and
+gridsolver installed on the workers). ``fn`` must be a module-level function
+so it can be sent to another process.
+
+Local workers are started with ``spawn``: forking a process that runs a
+progress thread or a numba thread pool can deadlock the child.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from gridsolver.core.errors import InputError
+from gridsolver.core.progress import progress
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else (os.cpu_count() or 1))
+
+
+def parallel_map(
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    *,
+    workers: int | None = None,
+    cluster: str | None = None,
+    label: str = "working",
+    on_result: Callable[[int, R], None] | None = None,
+) -> list[R]:
+    """Apply ``fn`` to every item in parallel; results come back in input order.
+
+    ``on_result(index, result)`` is called as each result arrives (in completion
+    order), e.g. to print results early.
+    """
+    items = list(items)
+    if workers is not None and workers < 1:
+        raise InputError(f"--workers must be at least 1, got {workers}")
+    with progress(len(items), label) as bar:
+        if cluster:
+            return _dask_map(fn, items, cluster, bar, on_result)
+        count = min(workers or default_workers(), len(items))
+        if count <= 1:
+            results = []
+            for i, item in enumerate(items):
+                results.append(fn(item))
+                if on_result:
+                    on_result(i, results[-1])
+                bar.advance()
+            return results
+        return _process_map(fn, items, count, bar, on_result)
+
+
+def _process_map(fn, items, count, bar, on_result):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    results: list = [None] * len(items)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
+        futures = {pool.submit(fn, item): i for i, item in enumerate(items)}
+        try:
+            for future in as_completed(futures):
+                i = futures[future]
+                results[i] = future.result()
+                if on_result:
+                    on_result(i, results[i])
+                bar.advance()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+    return results
+
+
+def _dask_map(fn, items, address, bar, on_result):
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError:
+        raise InputError(
+            "--cluster needs Dask: pip install 'gridsolver[cluster]'"
+        ) from None
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise InputError(f"--cluster {address}: cannot connect ({exc})") from None
+    try:
+        futures = client.map(fn, items, pure=False)
+        index = {f.key: i for i, f in enumerate(futures)}
+        results: list = [None] * len(items)
+        for future in as_completed(futures):
+            i = index[future.key]
+            results[i] = future.result()
+            if on_result:
+                on_result(i, results[i])
+            bar.advance()
+        return results
+    finally:
+        client.close()

@@ -1,0 +1,1 @@
+"""gridsolver.pegs: see the module docstrings and ../shared/specs/pegs.md."""

@@ -1,0 +1,1 @@
+"""gridsolver.ratrace: see the module docstrings and ../shared/specs/ratrace.md."""

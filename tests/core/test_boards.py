@@ -1,0 +1,66 @@
+import io
+
+import numpy as np
+import pytest
+
+from gridsolver.core.boards import load_boards, parse_grid, split_boards
+from gridsolver.core.errors import BoardError, InputError
+
+DIGITS = {str(d): d for d in range(5)} | {".": -1}
+
+
+def test_split_keeps_file_line_numbers_and_skips_comments():
+    text = "# header\n# more\n\n012\n340\n\n\n111\n222\n"
+    boards = split_boards(text, "f.txt", comment="#")
+    assert [b.rows for b in boards] == [("012", "340"), ("111", "222")]
+    assert [b.first_line for b in boards] == [4, 8]
+    assert [b.label for b in boards] == ["f.txt#1", "f.txt#2"]
+
+
+def test_single_board_label_is_the_source():
+    (board,) = split_boards("S##\n", "one.txt")
+    assert board.label == "one.txt"
+
+
+def test_bad_character_names_source_board_row_column_and_line():
+    boards = split_boards("# c\n012\n340\n\n111\n2x2\n", "duel.txt", comment="#")
+    parse_grid(boards[0], DIGITS)
+    with pytest.raises(BoardError) as info:
+        parse_grid(boards[1], DIGITS)
+    err = info.value
+    assert (err.board, err.row, err.column, err.line) == (2, 2, 2, 6)
+    assert str(err).startswith("duel.txt, board 2, row 2, column 2 (line 6): unexpected character 'x'")
+
+
+def test_ragged_rows_rejected_unless_filled():
+    (board,) = split_boards("012\n01\n", "r.txt")
+    with pytest.raises(BoardError, match="row 2.*2 cells but the first row has 3"):
+        parse_grid(board, DIGITS)
+    grid = parse_grid(board, DIGITS, fill=-1)
+    assert grid.tolist() == [[0, 1, 2], [0, 1, -1]]
+    assert grid.dtype == np.int8
+
+
+def test_size_limits():
+    (board,) = split_boards("0000\n0000\n", "big.txt")
+    with pytest.raises(BoardError, match="4 columns, more than the 3 supported"):
+        parse_grid(board, DIGITS, max_columns=3)
+    with pytest.raises(BoardError, match="2 rows, more than the 1 supported"):
+        parse_grid(board, DIGITS, max_rows=1)
+
+
+def test_empty_input_is_an_error():
+    with pytest.raises(InputError, match="e.txt: no board found"):
+        split_boards("\n\n# only a comment\n", "e.txt", comment="#")
+
+
+def test_load_boards_from_file_stdin_and_names(tmp_path, monkeypatch):
+    path = tmp_path / "b.txt"
+    path.write_text("01\n10\n\n11\n00\n")
+    monkeypatch.setattr("sys.stdin", io.StringIO("22\n"))
+    boards = load_boards([str(path), "-", "tiny"], named={"tiny": "33\n"}.get)
+    assert [b.label for b in boards] == [f"{path}#1", f"{path}#2", "<stdin>", "tiny"]
+    with pytest.raises(InputError, match="nope.txt: no such file"):
+        load_boards(["nope.txt"], named={"tiny": "33\n"}.get)
+    with pytest.raises(InputError, match="is a directory"):
+        load_boards([str(tmp_path)])

@@ -1,0 +1,65 @@
+import time
+
+import numpy as np
+import pytest
+
+from gridsolver.core.budget import Budget, BudgetExceeded
+from gridsolver.core.errors import BudgetError
+
+
+def test_python_search_stops_within_time_budget():
+    budget = Budget(time_s=0.2, memory_mb=None)
+    nodes = 0
+    start = time.monotonic()
+    with pytest.raises(BudgetExceeded):
+        while True:  # a deliberately endless search
+            nodes += 1
+            if nodes % 1000 == 0:
+                budget.check(nodes)
+    assert 0.2 <= time.monotonic() - start < 2.0
+
+
+def test_node_budget():
+    budget = Budget(time_s=None, memory_mb=None, nodes=500)
+    assert not budget.expired(499)
+    assert budget.expired(500)
+
+
+def test_memory_budget_stops_a_growing_search():
+    budget = Budget(time_s=None, memory_mb=50)
+    hoard = []
+    with pytest.raises(BudgetExceeded):
+        for _ in range(10_000):  # would take 10 GB if nothing stopped it
+            hoard.append(np.ones(1 << 17))  # 1 MB each
+            budget.check()
+    assert len(hoard) < 10_000
+
+
+def test_table_slots_fit_memory_and_are_powers_of_two():
+    budget = Budget(memory_mb=64)
+    slots = budget.table_slots(bytes_per_slot=16, share=0.5)
+    assert slots & (slots - 1) == 0
+    assert slots * 16 <= 32 * 2**20 < slots * 32
+    with pytest.raises(BudgetError, match="too small"):
+        Budget(memory_mb=0.001).table_slots(bytes_per_slot=16)
+
+
+def test_bad_budgets_are_input_errors():
+    with pytest.raises(BudgetError, match="--time must be positive"):
+        Budget(time_s=0)
+    with pytest.raises(BudgetError, match="--memory must be positive"):
+        Budget(memory_mb=-1)
+
+
+def test_kernel_stops_at_deadline():
+    """A numba loop with no end of its own stops at the budget's deadline."""
+    from tests.core.kernels import spin_until
+
+    budget = Budget(time_s=0.3, memory_mb=None)
+    spins = spin_until(budget.deadline_ns(), budget.node_limit())
+    elapsed = budget.elapsed_s()
+    assert spins > 0
+    assert 0.3 <= elapsed < 3.0  # generous upper bound: first call may compile
+
+    nodes_budget = Budget(time_s=None, memory_mb=None, nodes=12345)
+    assert spin_until(nodes_budget.deadline_ns(), nodes_budget.node_limit()) == 12345

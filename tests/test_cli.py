@@ -1,0 +1,63 @@
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from gridsolver import __version__
+from gridsolver.cli import cli
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "gridsolver", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_help_lists_the_game_groups():
+    result = CliRunner().invoke(cli, ["--help"])
+    assert result.exit_code == 0
+    for game in ("bunny", "pegs", "clickomania", "samegame", "ratrace"):
+        assert f"  {game} " in result.output
+
+
+def test_version():
+    result = CliRunner().invoke(cli, ["--version"])
+    assert __version__ in result.output
+
+
+def test_help_does_not_import_numba():
+    code = ("import sys; from gridsolver.cli import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "for g in ('bunny', 'pegs', 'clickomania', 'samegame', 'ratrace'):\n"
+            "    try:\n        main([g, '--help'])\n    except SystemExit:\n        pass\n"
+            "assert 'numba' not in sys.modules, 'numba imported'\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_unknown_command_exits_2():
+    assert run("nonsense").returncode == 2
+
+
+def test_input_error_becomes_one_line_and_exit_2(tmp_path):
+    """Any InputError raised inside a game command: one line on stderr, exit 2."""
+    import click
+
+    from gridsolver.cli import GameGroup
+    from gridsolver.core.boards import load_boards, parse_grid
+
+    @click.group(cls=GameGroup)
+    def top():
+        pass
+
+    @top.command()
+    @click.argument("path")
+    def read(path):
+        for board in load_boards([path]):
+            parse_grid(board, {"0": 0, "1": 1})
+
+    bad = tmp_path / "bad.txt"
+    bad.write_text("01\n0z\n")
+    result = CliRunner().invoke(top, ["read", str(bad)])
+    assert result.exit_code == 2
+    assert result.output.strip() == (f"gridsolver: error: {bad}, row 2, column 2 (line 2): "
+                                     "unexpected character 'z' (allowed: '0', '1')")
