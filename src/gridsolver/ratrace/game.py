@@ -1,0 +1,246 @@
+"""Playing games and tournaments: a player, a seed, a number of turns -> points.
+
+:func:`play_game` generates the track of a seed, draws the first rats from
+the controller's generator, seeds the players' own generators and runs the
+game in the kernel that suits the player's kind (see
+:mod:`gridsolver.ratrace.players`). :func:`play_track` is the module-level
+function a tournament maps over tracks on local processes or a Dask cluster.
+"""
+
+from __future__ import annotations
+
+import math
+import random as py_random
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from gridsolver.core.budget import NO_LIMIT, Budget
+from gridsolver.core.errors import InputError
+from gridsolver.ratrace import kernels
+from gridsolver.ratrace.players import Player, load_player
+from gridsolver.ratrace.population import first_rats, to_arrays
+from gridsolver.ratrace.rng import GAME_STREAM, SplitMix, player_seed, seed_state
+from gridsolver.ratrace.rules import MOVES
+from gridsolver.ratrace.tables import track_tables
+from gridsolver.ratrace.track import generate_track
+
+DEFAULT_TURNS = 10_000
+BYTES_PER_RAT = 48  # cells, ages, goals, fitness (8 bytes each) and two genome words
+MOVE_INDEX = {move: index for index, move in enumerate(MOVES)}
+
+STATUS_NAMES = {
+    kernels.FINISHED: "finished",
+    kernels.EXTINCT: "extinct",
+    kernels.OUT_OF_TIME: "time",
+    kernels.OUT_OF_MEMORY: "memory",
+}
+
+
+class IllegalMove(InputError):
+    """A player returned something that is not a move in [-1, 1]^2."""
+
+
+@dataclass
+class GameResult:
+    """The outcome of one game on one track."""
+
+    seed: int
+    player: str
+    points: int
+    turns: int  # turns played
+    alive: int  # rats alive at the end
+    peak_rats: int
+    rat_moves: int
+    ended: str  # finished (all turns), extinct (< 2 rats), time or memory (budget ran out)
+    elapsed_s: float  # game loop only
+    compile_s: float = 0.0
+
+    @property
+    def rat_moves_per_s(self) -> float:
+        return self.rat_moves / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["rat_moves_per_s"] = round(self.rat_moves_per_s, 1)
+        return data
+
+
+def geometric_mean(points: list[int]) -> float:
+    return math.exp(sum(math.log(p) for p in points) / len(points)) if points else 0.0
+
+
+def max_rats_for(budget: Budget | None) -> int:
+    """Population capacity the memory budget allows (arrays double, so keep half spare)."""
+    limit = None if budget is None else budget.memory_bytes()
+    return NO_LIMIT if limit is None else max(64, limit // (2 * BYTES_PER_RAT))
+
+
+def seed_players(seed: int) -> None:
+    """Seed every generator a player may draw from, from the track seed."""
+    value = player_seed(seed)
+    py_random.seed(value)
+    np.random.seed(value)
+    kernels.seed_player_stream(value)
+
+
+def play_game(player: Player, seed: int, turns: int = DEFAULT_TURNS,
+              budget: Budget | None = None) -> GameResult:
+    """Play one game of ``player`` on the track of ``seed``."""
+    if turns < 0:
+        raise InputError(f"--turns must be at least 0, got {turns}")
+    track = generate_track(seed)
+    tables = track_tables(track)
+    rng = SplitMix(seed_state(seed, GAME_STREAM))
+    rats = first_rats(rng, track.start_cells)
+    population = to_arrays(rats, track.width)
+    rng_state = np.array([rng.state], dtype=np.uint64)
+    deadline = NO_LIMIT if budget is None else budget.deadline_ns()
+    max_rats = max_rats_for(budget)
+    seed_players(seed)
+    if player.kind == "numba":
+        return _play_numba(player, seed, tables, population, len(rats), rng_state, turns, deadline,
+                           max_rats)
+    return _play_by_turn(player, seed, tables, population, len(rats), rng_state, turns, deadline,
+                         max_rats)
+
+
+def _play_numba(player, seed, tables, population, n, rng_state, turns, deadline, max_rats):
+    cells, ages, goals, genomes = population
+    started = time.perf_counter()
+    try:  # a zero-turn game compiles the loop for this player without playing
+        kernels.play_numba(player.fn, tables.trans, tables.views, tables.width, tables.start_cells,
+                           cells.copy(), ages.copy(), goals.copy(), genomes.copy(), n,
+                           rng_state.copy(), 0, deadline, max_rats)
+    except Exception as exc:
+        raise InputError(f"player {player.name!r} cannot be compiled into the game loop: "
+                         f"{type(exc).__name__}: {_first_line(exc)}") from None
+    compiled = time.perf_counter()
+    try:
+        points, played, alive, moves, status, peak, bad_rat, dx, dy = kernels.play_numba(
+            player.fn, tables.trans, tables.views, tables.width, tables.start_cells,
+            cells, ages, goals, genomes, n, rng_state, turns, deadline, max_rats)
+    except Exception as exc:
+        raise InputError(f"player {player.name!r} failed on track seed {seed}: "
+                         f"{type(exc).__name__}: {_first_line(exc)}") from None
+    elapsed = time.perf_counter() - compiled
+    if status == kernels.ILLEGAL:
+        raise IllegalMove(f"player {player.name!r} returned the illegal move "
+                          f"({_number(dx)}, {_number(dy)}) at turn {played} (rat {bad_rat}, "
+                          f"track seed {seed}); a move is (dx, dy) with dx, dy in -1, 0, 1")
+    return GameResult(seed, player.name, int(points), int(played), int(alive), int(peak), int(moves),
+                      STATUS_NAMES[int(status)], elapsed, compiled - started)
+
+
+def _play_by_turn(player, seed, tables, population, n, rng_state, turns, deadline, max_rats):
+    """Numpy and Python players: one player call per turn (numpy) or per rat (python)."""
+    cells, ages, goals, genomes = population
+    fitness = np.empty(len(cells), np.int64)
+    views_buffer = np.empty((len(cells), 5, 5), np.int64)
+    genomes_buffer = np.empty((len(cells), 2), np.uint64)
+    views_as_tuples = [tuple(tuple(row) for row in view) for view in tables.views.tolist()]
+    points, moves_done, peak, played, ended = 1, 0, n, 0, kernels.FINISHED
+    started = time.perf_counter()
+    while played < turns:
+        played += 1
+        if player.kind == "numpy":
+            k = kernels.prepare_turn(tables.views, cells, ages, n, views_buffer, genomes_buffer, genomes)
+            moves = _numpy_moves(player, views_buffer[:k], genomes_buffer[:k], played, seed)
+        else:
+            moves = _python_moves(player, views_as_tuples, cells[:n], ages[:n], genomes[:n], played, seed)
+            k = len(moves)
+        moves_done += k
+        if n + kernels.NEWBORNS > len(cells):
+            if 2 * len(cells) > max_rats:
+                ended = kernels.OUT_OF_MEMORY
+                break
+            cells, ages, goals, genomes, fitness = kernels.grow(cells, ages, goals, genomes, fitness, n)
+            views_buffer = np.empty((len(cells), 5, 5), np.int64)
+            genomes_buffer = np.empty((len(cells), 2), np.uint64)
+        n, scored = kernels.finish_turn(moves, tables.trans, tables.width, tables.start_cells,
+                                        cells, ages, goals, genomes, fitness, n, rng_state)
+        points += scored
+        if n < 2:
+            ended = kernels.EXTINCT
+            break
+        peak = max(peak, n)
+        if played < turns and time.monotonic_ns() >= deadline:
+            ended = kernels.OUT_OF_TIME
+            break
+    elapsed = time.perf_counter() - started
+    return GameResult(seed, player.name, points, played, n, peak, moves_done, STATUS_NAMES[ended],
+                      elapsed)
+
+
+def _numpy_moves(player, views, genomes, turn, seed) -> np.ndarray:
+    k = len(views)
+    try:
+        raw = player.fn(views, genomes)
+        moves = np.asarray(raw)
+    except Exception as exc:
+        raise InputError(f"player {player.name!r} failed at turn {turn} (track seed {seed}): "
+                         f"{type(exc).__name__}: {_first_line(exc)}") from None
+    if moves.shape != (k, 2):
+        raise IllegalMove(f"player {player.name!r} returned moves of shape {moves.shape} at turn {turn} "
+                          f"(track seed {seed}); a numpy player returns an ({k}, 2) array")
+    legal = np.isin(moves, (-1, 0, 1)).all(axis=1)
+    if not legal.all():
+        rat = int(np.argmin(legal))
+        dx, dy = moves[rat].tolist()
+        raise IllegalMove(f"player {player.name!r} returned the illegal move ({_number(dx)}, "
+                          f"{_number(dy)}) at turn {turn} (rat {rat}, track seed {seed}); "
+                          f"a move is (dx, dy) with dx, dy in -1, 0, 1")
+    moves = moves.astype(np.int64)
+    return (moves[:, 1] + 1) * 3 + moves[:, 0] + 1
+
+
+def _python_moves(player, views_as_tuples, cells, ages, genomes, turn, seed) -> np.ndarray:
+    moving = ages < kernels.LIFESPAN
+    cell_list = cells[moving].tolist()
+    low = genomes[moving, 0].tolist()
+    high = genomes[moving, 1].tolist()
+    fn = player.fn
+    index = MOVE_INDEX
+    out = [0] * len(cell_list)
+    rat = 0
+    try:
+        for rat, (cell, lo, hi) in enumerate(zip(cell_list, low, high, strict=True)):
+            out[rat] = index[fn(views_as_tuples[cell], lo | hi << 64)]
+    except (KeyError, TypeError) as exc:
+        move = exc.args[0] if isinstance(exc, KeyError) and exc.args else None
+        if move is None and isinstance(exc, TypeError):
+            raise InputError(f"player {player.name!r} failed at turn {turn} (rat {rat}, track seed "
+                             f"{seed}): TypeError: {_first_line(exc)}") from None
+        raise IllegalMove(f"player {player.name!r} returned the illegal move {move!r} at turn {turn} "
+                          f"(rat {rat}, track seed {seed}); a move is (dx, dy) with dx, dy in "
+                          f"-1, 0, 1") from None
+    except Exception as exc:
+        raise InputError(f"player {player.name!r} failed at turn {turn} (rat {rat}, track seed "
+                         f"{seed}): {type(exc).__name__}: {_first_line(exc)}") from None
+    return np.array(out, dtype=np.int64)
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else ""
+
+
+# -- tournaments ------------------------------------------------------------
+
+_LOADED: dict[str, Player] = {}
+
+
+def play_track(job: tuple[str, int, int, float | None, float | None]) -> GameResult:
+    """One tournament track: ``(player spec, seed, turns, time_s, memory_mb)`` (picklable)."""
+    spec, seed, turns, time_s, memory_mb = job
+    player = _LOADED.get(spec)
+    if player is None:
+        player = _LOADED[spec] = load_player(spec)
+    budget = Budget(time_s=time_s, memory_mb=memory_mb)
+    return play_game(player, seed, turns, budget)

@@ -1,0 +1,261 @@
+"""The game loop in numba: rats as numpy arrays that grow with the population.
+
+A population is five arrays indexed by rat, in turn order: ``cells``
+(``y * width + x``), ``ages``, ``goals``, ``genomes`` (two uint64 words per
+rat) and ``fitness`` (scratch for breeding). Rats that die are squeezed out
+in the same pass that moves them, so the arrays stay dense and ordered; when
+ten newborns do not fit, every array doubles. Memory is therefore linear in
+the population (about 48 bytes per rat slot).
+
+The rules come in as tables built by :mod:`gridsolver.ratrace.rules`:
+``trans[cell, move]`` (new cell, DEAD or GOAL) and ``views[cell]`` (the 5 x 5
+colours a rat on that cell sees). The controller's randomness is splitmix64
+on ``rng[0]`` (same stream as :class:`gridsolver.ratrace.rng.SplitMix`).
+
+:func:`play_numba` runs a whole game with a numba player compiled in (numba
+cannot cache a function that takes another function as an argument, so it is
+compiled once per player and process). Python and numpy players use
+:func:`prepare_turn` and :func:`finish_turn`, one call each per turn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gridsolver.core.clock import monotonic_ns
+
+LIFESPAN = 100
+GOAL_POINTS_FITNESS = 50
+NEWBORNS = 10
+CROSSOVER_SWITCH = 0.05
+MUTATION = 0.01
+GENOME_BITS = 100
+DEAD = -1
+GOAL = -2
+
+# Game status codes (the fourth value of a game's stats).
+RUNNING = 0
+FINISHED = 1  # all turns played
+EXTINCT = 2  # fewer than 2 rats alive
+ILLEGAL = 3  # the player returned an illegal move
+OUT_OF_TIME = 4
+OUT_OF_MEMORY = 5
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MUL1 = np.uint64(0xBF58476D1CE4E5B9)
+_MUL2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True, inline="always")
+def next_u64(rng):
+    state = rng[0] + _GOLDEN
+    rng[0] = state
+    z = (state ^ (state >> np.uint64(30))) * _MUL1
+    z = (z ^ (z >> np.uint64(27))) * _MUL2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def uniform(rng):
+    return float(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, inline="always")
+def below(rng, n):
+    return int(uniform(rng) * n)
+
+
+@njit(cache=True)
+def seed_player_stream(seed):
+    """Seed numba's own ``np.random`` (the numba players' stream) in this process."""
+    np.random.seed(seed)
+
+
+@njit(cache=True)
+def _pick_parent(fitness, n, total, rng, other):
+    """A rat among the first n with probability proportional to fitness, not ``other``."""
+    while True:
+        r = below(rng, total)
+        lo, hi = 0, n - 1
+        while lo < hi:  # first j with fitness[j] > r (fitness holds running sums)
+            mid = (lo + hi) >> 1
+            if fitness[mid] > r:
+                hi = mid
+            else:
+                lo = mid + 1
+        if lo != other:
+            return lo
+
+
+@njit(cache=True)
+def breed(cells, ages, goals, genomes, fitness, n, width, start_cells, rng):
+    """Append ten children of the first n rats (capacity must allow n + 10)."""
+    total = 0
+    for j in range(n):
+        total += 1 + cells[j] % width + GOAL_POINTS_FITNESS * goals[j]
+        fitness[j] = total
+    one = np.uint64(1)
+    for k in range(NEWBORNS):
+        a = _pick_parent(fitness, n, total, rng, -1)
+        b = _pick_parent(fitness, n, total, rng, a)
+        source = a if below(rng, 2) == 0 else b
+        word0 = np.uint64(0)
+        word1 = np.uint64(0)
+        for bit in range(GENOME_BITS):
+            if bit > 0 and uniform(rng) < CROSSOVER_SWITCH:
+                source = b if source == a else a
+            value = (genomes[source, bit >> 6] >> np.uint64(bit & 63)) & one
+            if bit < 64:
+                word0 |= value << np.uint64(bit)
+            else:
+                word1 |= value << np.uint64(bit - 64)
+        for bit in range(GENOME_BITS):
+            if uniform(rng) < MUTATION:
+                if bit < 64:
+                    word0 ^= one << np.uint64(bit)
+                else:
+                    word1 ^= one << np.uint64(bit - 64)
+        child = n + k
+        genomes[child, 0] = word0
+        genomes[child, 1] = word1
+        cells[child] = start_cells[below(rng, len(start_cells))]
+        ages[child] = 0
+        goals[child] = 0
+
+
+@njit(cache=True)
+def grow(cells, ages, goals, genomes, fitness, n):
+    """The population arrays with twice the capacity (first n rats copied)."""
+    capacity = 2 * len(cells)
+    new_cells = np.empty(capacity, np.int64)
+    new_ages = np.empty(capacity, np.int64)
+    new_goals = np.empty(capacity, np.int64)
+    new_genomes = np.zeros((capacity, 2), np.uint64)
+    new_cells[:n] = cells[:n]
+    new_ages[:n] = ages[:n]
+    new_goals[:n] = goals[:n]
+    new_genomes[:n] = genomes[:n]
+    return new_cells, new_ages, new_goals, new_genomes, np.empty(capacity, np.int64)
+
+
+@njit(cache=True, inline="always")
+def _legal(value):
+    return value == -1 or value == 0 or value == 1
+
+
+@njit
+def play_numba(player, trans, views, width, start_cells, cells, ages, goals, genomes, n, rng,
+               turns, deadline_ns, max_rats):
+    """Play a game with a numba player from a given population.
+
+    Returns ``(points, turns_played, alive, rat_moves, status, peak_rats,
+    bad_rat, bad_dx, bad_dy)``; the last three describe an illegal move.
+    """
+    fitness = np.empty(len(cells), np.int64)
+    points = 1
+    rat_moves = 0
+    peak = n
+    turn = 0
+    status = FINISHED
+    while turn < turns:
+        turn += 1
+        alive = 0
+        for i in range(n):
+            age = ages[i]
+            if age >= LIFESPAN:
+                continue
+            cell = cells[i]
+            dx, dy = player(views[cell], genomes[i])
+            rat_moves += 1
+            if not (_legal(dx) and _legal(dy)):
+                return points, turn, n, rat_moves, ILLEGAL, peak, i, float(dx), float(dy)
+            target = trans[cell, (int(dy) + 1) * 3 + int(dx) + 1]
+            if target == DEAD:
+                continue
+            if target == GOAL:
+                points += 1
+                goals[i] += 1
+                target = start_cells[below(rng, len(start_cells))]
+                age = -1
+            cells[alive] = target
+            ages[alive] = age + 1
+            goals[alive] = goals[i]
+            genomes[alive, 0] = genomes[i, 0]
+            genomes[alive, 1] = genomes[i, 1]
+            alive += 1
+        n = alive
+        if n < 2:
+            status = EXTINCT
+            break
+        if n + NEWBORNS > len(cells):
+            if 2 * len(cells) > max_rats:
+                status = OUT_OF_MEMORY
+                break
+            cells, ages, goals, genomes, fitness = grow(cells, ages, goals, genomes, fitness, n)
+        breed(cells, ages, goals, genomes, fitness, n, width, start_cells, rng)
+        n += NEWBORNS
+        peak = max(peak, n)
+        if turn < turns and monotonic_ns() >= deadline_ns:
+            status = OUT_OF_TIME
+            break
+    return points, turn, n, rat_moves, status, peak, -1, 0.0, 0.0
+
+
+@njit(cache=True)
+def prepare_turn(views, cells, ages, n, out_views, out_genomes, genomes):
+    """Views and genomes of the rats that move this turn (age below 100), in order."""
+    k = 0
+    for i in range(n):
+        if ages[i] < LIFESPAN:
+            out_views[k] = views[cells[i]]
+            out_genomes[k] = genomes[i]
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def movers_cells(cells, ages, n, out):
+    """The cells of the rats that move this turn, in order (for plain Python players)."""
+    k = 0
+    for i in range(n):
+        if ages[i] < LIFESPAN:
+            out[k] = cells[i]
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def finish_turn(moves, trans, width, start_cells, cells, ages, goals, genomes, fitness, n, rng):
+    """Apply checked moves (a move index (dy + 1) * 3 + dx + 1 per moving rat), remove the dead, breed.
+
+    The arrays must have room for ten more rats. Returns ``(n, goals_scored)``;
+    n < 2 means the game is over (no one was bred).
+    """
+    scored = 0
+    alive = 0
+    k = 0
+    for i in range(n):
+        age = ages[i]
+        if age >= LIFESPAN:
+            continue
+        cell = cells[i]
+        target = trans[cell, moves[k]]
+        k += 1
+        if target == DEAD:
+            continue
+        if target == GOAL:
+            scored += 1
+            goals[i] += 1
+            target = start_cells[below(rng, len(start_cells))]
+            age = -1
+        cells[alive] = target
+        ages[alive] = age + 1
+        goals[alive] = goals[i]
+        genomes[alive, 0] = genomes[i, 0]
+        genomes[alive, 1] = genomes[i, 1]
+        alive += 1
+    if alive < 2:
+        return alive, scored
+    breed(cells, ages, goals, genomes, fitness, alive, width, start_cells, rng)
+    return alive + NEWBORNS, scored

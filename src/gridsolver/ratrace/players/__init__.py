@@ -1,0 +1,146 @@
+"""Players: the registry of built-in players and loading a user's player.
+
+A player is one function ``player(view, genome) -> (dx, dy)`` written in
+one of three ways (fastest first):
+
+- **numba**: an ``@njit`` function; ``view`` is a C-contiguous ``int64``
+  array of shape (5, 5) indexed ``view[dy + 2, dx + 2]`` (colours 0..15, -1
+  outside the track, the rat at ``view[2, 2]``); ``genome`` is a ``uint64``
+  array of shape (2,) holding the 100 genome bits (bit i is
+  ``(genome[i >> 6] >> (i & 63)) & 1``; bits 100..127 are zero). It returns
+  a tuple of two ints in -1..1 and is compiled into the game loop. Its
+  randomness comes from ``np.random`` inside njit code (numba's own
+  generator, which the controller seeds per track).
+- **numpy** (vectorised, marked with :func:`numpy_player`): called once per
+  turn with ``views`` of shape (n, 5, 5) and ``genomes`` of shape (n, 2) for
+  the n rats that move this turn, in order; returns an (n, 2) integer array
+  of moves (dx, dy). Randomness: ``np.random`` (seeded per track).
+- **python**: any other callable, called once per rat with ``view`` as a
+  tuple of 5 tuples of 5 ints (``view[dy + 2][dx + 2]``) and ``genome`` as a
+  Python int holding the 100 bits. Randomness: ``random`` (seeded per track).
+
+Built-in players live in modules of this package named after the player
+(dashes become underscores) holding a function of the same name, so a new
+module ``champion.py`` with a function ``champion`` is found as ``champion``
+without touching this file. A user's player is ``path/to/file.py:name``.
+
+This module does not import numba (the CLI's ``--help`` reads it).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gridsolver.core.errors import InputError
+
+#: Built-in players and what they do (modules loaded only when a player is used).
+PLAYERS: dict[str, str] = {
+    "forward": "always moves straight ahead (1, 0)",
+    "random": "a uniformly random move among the nine",
+    "colour-score": "the spec's example: best 6-bit genome score of the three forward cells",
+    "look-ahead": "6-bit score per colour, summed over the cells ahead of each forward move",
+    "colour-score-numpy": "colour-score written as a vectorised numpy player",
+    "colour-score-python": "colour-score written as a plain Python player",
+}
+
+#: Players other engineers add as modules of this package (found if the module exists).
+OPTIONAL_PLAYERS: dict[str, str] = {
+    "champion": "the strongest built-in player (issue 7)",
+}
+
+KINDS = ("numba", "numpy", "python")
+_NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class Player:
+    """A loaded player: its name (as the user gave it), function and kind."""
+
+    name: str
+    fn: Callable[..., Any]
+    kind: str
+
+
+def numpy_player(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark ``fn(views, genomes) -> moves`` as a vectorised numpy player."""
+    fn.ratrace_kind = "numpy"  # type: ignore[attr-defined]
+    return fn
+
+
+def player_kind(fn: Any) -> str:
+    """``numba`` for an njit dispatcher, ``numpy`` when marked, else ``python``."""
+    if getattr(fn, "ratrace_kind", None) == "numpy":
+        return "numpy"
+    if hasattr(fn, "py_func") and hasattr(fn, "signatures"):
+        return "numba"
+    return "python"
+
+
+def available_players() -> dict[str, str]:
+    """Built-in players plus the optional ones whose module exists."""
+    found = dict(PLAYERS)
+    for name, text in OPTIONAL_PLAYERS.items():
+        if _module_exists(name):
+            found[name] = text
+    return found
+
+
+def _module_name(name: str) -> str:
+    return f"{__name__}.{name.replace('-', '_')}"
+
+
+def _module_exists(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(_module_name(name)) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def load_player(spec: str) -> Player:
+    """A built-in player by name, or ``path/to/file.py:name`` from a file."""
+    if ":" in spec and not _NAME.match(spec):
+        return _load_from_file(spec)
+    if not _NAME.match(spec) or not _module_exists(spec):
+        names = ", ".join(available_players())
+        raise InputError(f"--player {spec!r}: no such player (built-in: {names}; "
+                         f"or give path/to/file.py:name)")
+    module = importlib.import_module(_module_name(spec))
+    attribute = spec.replace("-", "_")
+    fn = getattr(module, attribute, None)
+    if fn is None or not callable(fn):
+        raise InputError(f"--player {spec!r}: module {module.__name__} has no function {attribute}")
+    return Player(spec, fn, player_kind(fn))
+
+
+def _load_from_file(spec: str) -> Player:
+    path_text, _, attribute = spec.rpartition(":")
+    path = Path(path_text)
+    if not attribute.isidentifier():
+        raise InputError(f"--player {spec!r}: {attribute!r} is not a function name")
+    if not path.is_file():
+        raise InputError(f"--player {spec!r}: no such file {path_text}")
+    module_name = "gridsolver_user_player_" + re.sub(r"\W", "_", str(path.resolve()))
+    module = sys.modules.get(module_name)
+    if module is None:
+        loader_spec = importlib.util.spec_from_file_location(module_name, path)
+        if loader_spec is None or loader_spec.loader is None:
+            raise InputError(f"--player {spec!r}: cannot load {path_text} as Python")
+        module = importlib.util.module_from_spec(loader_spec)
+        sys.modules[module_name] = module  # numba and pickling look modules up by name
+        try:
+            loader_spec.loader.exec_module(module)
+        except Exception as exc:  # a user's file: any error is their input error
+            del sys.modules[module_name]
+            raise InputError(f"--player {spec!r}: {path_text} failed to load: "
+                             f"{type(exc).__name__}: {exc}") from None
+    fn = getattr(module, attribute, None)
+    if fn is None or not callable(fn):
+        raise InputError(f"--player {spec!r}: {path_text} has no function {attribute}")
+    return Player(spec, fn, player_kind(fn))
