@@ -1,0 +1,447 @@
+"""numba kernels for the exact search: fragment behaviours built bottom-up.
+
+A program fragment acts on the 4 x squares states ``s = square * 4 + direction``
+as a function ``f[s]`` (the state it ends in) plus a visited set ``v[s]``: the
+squares it stands on, as a bitset over ``words`` uint64 words. Two fragments
+with the same (f, v) are interchangeable anywhere in a program, so the
+library keeps one fragment per behaviour (the first found, which has the
+fewest tokens). Behaviours are hashed and then compared in full.
+
+Library arrays (``capacity`` entries):
+
+- ``lib_f[e, s]`` int32 and ``lib_v[e, s, w]`` uint64: the behaviour;
+- ``kind[e]``: 0 primitive (``arg0`` 0=F 1=L 2=R), 1 loop (``arg0`` body,
+  ``arg1`` count), 2 sequence (``arg0`` head item, ``arg1`` tail entry),
+  3 the empty program; ``tokens[e]`` its token count;
+- ``table``: open addressing over entry ids (-1 empty), ``hashes[e]``.
+
+This module imports numba; the CLI imports it only inside commands. The
+plain-Python reference of every kernel is :mod:`gridsolver.bunny.reference`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gridsolver.core.clock import monotonic_ns
+
+KIND_PRIMITIVE, KIND_LOOP, KIND_SEQUENCE, KIND_EMPTY = 0, 1, 2, 3
+
+# Kernel status codes.
+DONE, OUT_OF_TIME, LIBRARY_FULL = 0, 1, 2
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True)
+def behaviour_hash(f, v):
+    """A 64-bit hash of one behaviour (f: int32[S], v: uint64[S, W])."""
+    h = np.uint64(1469598103934665603)
+    for s in range(f.shape[0]):
+        h = (h ^ np.uint64(f[s])) * _MIX
+        for w in range(v.shape[1]):
+            h = (h ^ v[s, w]) * np.uint64(1099511628211)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(cache=True)
+def insert(buf_f, buf_v, kind, arg0, arg1, tokens, lib_f, lib_v, kinds, arg0s, arg1s, toks,
+           hashes, table, counter):
+    """Add a behaviour unless an equal one is stored. Returns its new id, -1 (seen) or -2 (full)."""
+    h = behaviour_hash(buf_f, buf_v)
+    mask = table.shape[0] - 1
+    slot = np.int64(h & np.uint64(mask))
+    while True:
+        e = table[slot]
+        if e < 0:
+            break
+        if hashes[e] == h:
+            same = True
+            for s in range(buf_f.shape[0]):
+                if lib_f[e, s] != buf_f[s]:
+                    same = False
+                    break
+                for w in range(buf_v.shape[1]):
+                    if lib_v[e, s, w] != buf_v[s, w]:
+                        same = False
+                        break
+                if not same:
+                    break
+            if same:
+                return -1
+        slot = (slot + 1) & mask
+    n = counter[0]
+    if n >= lib_f.shape[0] or 2 * (n + 1) > table.shape[0]:
+        return -2
+    lib_f[n, :] = buf_f
+    lib_v[n, :, :] = buf_v
+    kinds[n] = kind
+    arg0s[n] = arg0
+    arg1s[n] = arg1
+    toks[n] = tokens
+    hashes[n] = h
+    table[slot] = n
+    counter[0] = n + 1
+    return n
+
+
+@njit(cache=True)
+def compose(fa, va, fb, vb, out_f, out_v):
+    """``a`` then ``b``: out_f = fb after fa, out_v[s] = va[s] | vb[fa[s]]."""
+    for s in range(fa.shape[0]):
+        mid = fa[s]
+        out_f[s] = fb[mid]
+        for w in range(va.shape[1]):
+            out_v[s, w] = va[s, w] | vb[mid, w]
+
+
+@njit(cache=True)
+def cycle_structure(f, cap):
+    """(is_cyclic[S], period) of the function f; period = lcm of cycle lengths, capped at cap + 1."""
+    n = f.shape[0]
+    stamp = np.full(n, -1, np.int64)
+    position = np.zeros(n, np.int64)
+    cyclic = np.zeros(n, np.bool_)
+    period = np.int64(1)
+    for start in range(n):
+        if stamp[start] >= 0:
+            continue
+        s = start
+        k = 0
+        while stamp[s] < 0:
+            stamp[s] = start
+            position[s] = k
+            k += 1
+            s = f[s]
+        if stamp[s] == start:  # a new cycle, entered at s
+            length = k - position[s]
+            t = s
+            for _ in range(length):
+                cyclic[t] = True
+                t = f[t]
+            a, b = period, np.int64(length)
+            while b:
+                a, b = b, a % b
+            period = period // a * length
+            if period > cap:
+                period = cap + 1
+    return cyclic, period
+
+
+@njit(cache=True)
+def build_loops(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s, toks, hashes, table,
+                counter, count_cap, deadline_ns, stats):
+    """Add every new LOOP(n){b} behaviour for bodies b of j - 1 tokens.
+
+    ``stats[0]`` counts candidate behaviours, ``stats[1]`` the largest count
+    needed, ``stats[2]`` is set when some body needed counts beyond ``count_cap``.
+    """
+    n_states = lib_f.shape[1]
+    words = lib_v.shape[2]
+    cur_f = np.empty(n_states, np.int32)
+    cur_w = np.empty((n_states, words), np.uint64)
+    nxt_f = np.empty(n_states, np.int32)
+    nxt_w = np.empty((n_states, words), np.uint64)
+    for b in range(level_start[j - 1], level_end[j - 1]):
+        if (b & 63) == 0 and monotonic_ns() >= deadline_ns:
+            return OUT_OF_TIME
+        fb = lib_f[b]
+        vb = lib_v[b]
+        cyclic, period = cycle_structure(fb, count_cap)
+        cur_f[:] = fb
+        cur_w[:, :] = vb
+        stable_at = -1  # first n with W_n == W_{n+1}
+        cyclic_at = -1  # first n with every f^n(s) on a cycle
+        n = 1
+        while True:
+            if cyclic_at < 0:
+                all_cyclic = True
+                for s in range(n_states):
+                    if not cyclic[cur_f[s]]:
+                        all_cyclic = False
+                        break
+                if all_cyclic:
+                    cyclic_at = n
+            if stable_at >= 0 and cyclic_at >= 0:
+                last = max(stable_at, cyclic_at) + period - 1
+                if n >= last:
+                    break
+            if n >= count_cap:
+                stats[2] = 1
+                break
+            # n + 1 iterations: n of them, then the body once more.
+            changed = False
+            for s in range(n_states):
+                mid = cur_f[s]
+                nxt_f[s] = fb[mid]
+                for w in range(words):
+                    x = cur_w[s, w] | vb[mid, w]
+                    if x != cur_w[s, w]:
+                        changed = True
+                    nxt_w[s, w] = x
+            if not changed and stable_at < 0:
+                stable_at = n
+            n += 1
+            cur_f[:] = nxt_f
+            cur_w[:, :] = nxt_w
+            stats[0] += 1
+            if n > stats[1]:
+                stats[1] = n
+            e = insert(cur_f, cur_w, KIND_LOOP, b, n, j, lib_f, lib_v, kinds, arg0s, arg1s, toks,
+                       hashes, table, counter)
+            if e == -2:
+                return LIBRARY_FULL
+    return DONE
+
+
+@njit(cache=True)
+def build_sequences(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s, toks, hashes, table,
+                    counter, deadline_ns, stats):
+    """Add every new behaviour ``head tail`` of j tokens: head a new item of a tokens, tail j - a."""
+    n_states = lib_f.shape[1]
+    words = lib_v.shape[2]
+    buf_f = np.empty(n_states, np.int32)
+    buf_v = np.empty((n_states, words), np.uint64)
+    checked = 0
+    for a in range(1, j):
+        for h in range(level_start[a], level_end[a]):
+            if kinds[h] != KIND_PRIMITIVE and kinds[h] != KIND_LOOP:
+                continue
+            for t in range(level_start[j - a], level_end[j - a]):
+                checked += 1
+                if (checked & 1023) == 0 and monotonic_ns() >= deadline_ns:
+                    return OUT_OF_TIME
+                compose(lib_f[h], lib_v[h], lib_f[t], lib_v[t], buf_f, buf_v)
+                stats[0] += 1
+                e = insert(buf_f, buf_v, KIND_SEQUENCE, h, t, j, lib_f, lib_v, kinds, arg0s, arg1s,
+                           toks, hashes, table, counter)
+                if e == -2:
+                    return LIBRARY_FULL
+    return DONE
+
+
+@njit(cache=True)
+def covering(first, last, lib_v, start_state, target):
+    """Entries in [first, last) whose visited set from ``start_state`` covers ``target``."""
+    found = []
+    for e in range(first, last):
+        ok = True
+        for w in range(target.shape[0]):
+            if (lib_v[e, start_state, w] & target[w]) != target[w]:
+                ok = False
+                break
+        if ok:
+            found.append(e)
+    return found
+
+
+# -- the top-level search from the single start state ------------------------------------------
+# A solution is recorded as up to three pieces, each (kind, x, y, count):
+PIECE_NONE, PIECE_ENTRY, PIECE_LOOP, PIECE_LOOP_PAIR = 0, 1, 2, 3
+PIECE_FIELDS = 4
+MAX_PIECES = 3
+
+
+@njit(cache=True)
+def _covers(acc, target):
+    for w in range(target.shape[0]):
+        if (acc[w] & target[w]) != target[w]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _record(found, n_found, pieces):
+    row = found[n_found[0]]
+    row[:] = 0
+    row[: pieces.shape[0]] = pieces
+    n_found[0] += 1
+    return n_found[0] >= found.shape[0]
+
+
+@njit(cache=True)
+def _body_step(x, first, second, lib_f, lib_v, acc):
+    """One iteration of a loop body (entry ``first``, then entry ``second`` unless -1)."""
+    words = lib_v.shape[2]
+    for w in range(words):
+        acc[w] |= lib_v[first, x, w]
+    x = lib_f[first, x]
+    if second >= 0:
+        for w in range(words):
+            acc[w] |= lib_v[second, x, w]
+        x = lib_f[second, x]
+    return x
+
+
+@njit(cache=True)
+def final_loop(state, vis, first, second, lib_f, lib_v, target, stamp, stamp_id, acc):
+    """Iterate a loop body from ``state`` until its orbit closes.
+
+    Returns the smallest count after which everything in ``target`` is
+    visited, or 0 when even endless iteration cannot do it.
+    """
+    acc[:] = vis
+    x = state
+    n = 0
+    while True:
+        if stamp[x] == stamp_id:
+            return 0
+        stamp[x] = stamp_id
+        x = _body_step(x, first, second, lib_f, lib_v, acc)
+        n += 1
+        if _covers(acc, target):
+            return n
+
+
+@njit(cache=True)
+def _tails(state, acc, level, level_start, level_end, lib_v, target, prefix, found, n_found):
+    """Record every stored entry of ``level`` tokens that completes the board from ``state``."""
+    words = target.shape[0]
+    k = prefix.shape[0] // PIECE_FIELDS
+    for t in range(level_start[level], level_end[level]):
+        ok = True
+        for w in range(words):
+            if ((acc[w] | lib_v[t, state, w]) & target[w]) != target[w]:
+                ok = False
+                break
+        if ok:
+            pieces = np.zeros(prefix.shape[0] + PIECE_FIELDS, np.int64)
+            pieces[: prefix.shape[0]] = prefix
+            pieces[k * PIECE_FIELDS] = PIECE_ENTRY
+            pieces[k * PIECE_FIELDS + 1] = t
+            if _record(found, n_found, pieces):
+                return True
+    return False
+
+
+@njit(cache=True)
+def search_next(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, target, prefix,
+                found, n_found, stamp, stamp_counter, deadline_ns, stats):
+    """Programs of ``top + 1`` tokens (the library holds levels 1..top) from one state.
+
+    Either a new item of a <= top tokens followed by a stored tail of
+    top + 1 - a tokens, or a final loop over a body of ``top`` tokens.
+    Returns OUT_OF_TIME, or DONE (``found`` full or the level exhausted).
+    """
+    words = target.shape[0]
+    acc = np.empty(words, np.uint64)
+    k = prefix.shape[0]
+    head = np.zeros(k + PIECE_FIELDS, np.int64)
+    head[:k] = prefix
+    for a in range(1, top + 1):
+        for h in range(level_start[a], level_end[a]):
+            if kinds[h] > 1:  # only new items (primitives, loops) start a sequence
+                continue
+            stats[0] += 1
+            if (stats[0] & 4095) == 0 and monotonic_ns() >= deadline_ns:
+                return OUT_OF_TIME
+            for w in range(words):
+                acc[w] = vis[w] | lib_v[h, state, w]
+            head[k] = PIECE_ENTRY
+            head[k + 1] = h
+            if _tails(lib_f[h, state], acc, top + 1 - a, level_start, level_end, lib_v, target, head,
+                      found, n_found):
+                return DONE
+    pieces = np.zeros(k + PIECE_FIELDS, np.int64)
+    pieces[:k] = prefix
+    for b in range(level_start[top], level_end[top]):
+        stats[0] += 1
+        if (stats[0] & 1023) == 0 and monotonic_ns() >= deadline_ns:
+            return OUT_OF_TIME
+        stamp_counter[0] += 1
+        n = final_loop(state, vis, b, -1, lib_f, lib_v, target, stamp, stamp_counter[0], acc)
+        if n > 0:
+            pieces[k] = PIECE_LOOP
+            pieces[k + 1] = b
+            pieces[k + 2] = -1
+            pieces[k + 3] = n
+            if _record(found, n_found, pieces):
+                return DONE
+    return DONE
+
+
+@njit(cache=True)
+def search_next2(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, target,
+                 found, n_found, stamp, stamp_counter, deadline_ns, stats):
+    """Programs of ``top + 2`` tokens from one state (the library holds levels 1..top).
+
+    The first item of such a program is a primitive (then ``top + 1`` tokens
+    follow: :func:`search_next`), a stored item with a stored tail, a loop over
+    a ``top``-token body with some count followed by one primitive, or a final
+    loop over a ``top + 1``-token body (a new item then a stored entry).
+    """
+    words = target.shape[0]
+    acc = np.empty(words, np.uint64)
+    nxt = np.empty(words, np.uint64)
+    prefix = np.zeros(PIECE_FIELDS, np.int64)
+    for h in range(level_start[1], level_end[1]):
+        for w in range(words):
+            acc[w] = vis[w] | lib_v[h, state, w]
+        prefix[0] = PIECE_ENTRY
+        prefix[1] = h
+        status = search_next(lib_f[h, state], acc, top, level_start, level_end, kinds, lib_f, lib_v,
+                             target, prefix, found, n_found, stamp, stamp_counter, deadline_ns, stats)
+        if status != DONE or n_found[0] >= found.shape[0]:
+            return status
+    for a in range(2, top + 1):
+        for h in range(level_start[a], level_end[a]):
+            if kinds[h] > 1:
+                continue
+            stats[0] += 1
+            if (stats[0] & 4095) == 0 and monotonic_ns() >= deadline_ns:
+                return OUT_OF_TIME
+            for w in range(words):
+                acc[w] = vis[w] | lib_v[h, state, w]
+            prefix[0] = PIECE_ENTRY
+            prefix[1] = h
+            if _tails(lib_f[h, state], acc, top + 2 - a, level_start, level_end, lib_v, target, prefix,
+                      found, n_found):
+                return DONE
+    # LOOP(n){b} with b of `top` tokens, then one primitive: every count up to the closed orbit.
+    n_states = lib_f.shape[1]
+    for b in range(level_start[top], level_end[top]):
+        stats[0] += 1
+        if (stats[0] & 255) == 0 and monotonic_ns() >= deadline_ns:
+            return OUT_OF_TIME
+        stamp_counter[0] += 1
+        x = state
+        acc[:] = vis
+        n = 0
+        closed_at = -1
+        while closed_at < 0 or n < 2 * closed_at + 1:
+            if closed_at < 0 and stamp[x] == stamp_counter[0]:
+                closed_at = n
+            stamp[x] = stamp_counter[0]
+            x = _body_step(x, b, -1, lib_f, lib_v, acc)
+            n += 1
+            if n > 2 * n_states + 2:
+                break
+            if n >= 2:
+                prefix[0] = PIECE_LOOP
+                prefix[1] = b
+                prefix[2] = -1
+                prefix[3] = n
+                if _tails(x, acc, 1, level_start, level_end, lib_v, target, prefix, found, n_found):
+                    return DONE
+    # A final loop whose body is a new item of a tokens followed by a stored entry of top + 1 - a.
+    pieces = np.zeros(PIECE_FIELDS, np.int64)
+    for a in range(1, top + 1):
+        for h in range(level_start[a], level_end[a]):
+            if kinds[h] > 1:
+                continue
+            for t in range(level_start[top + 1 - a], level_end[top + 1 - a]):
+                stats[0] += 1
+                if (stats[0] & 1023) == 0 and monotonic_ns() >= deadline_ns:
+                    return OUT_OF_TIME
+                stamp_counter[0] += 1
+                n = final_loop(state, vis, h, t, lib_f, lib_v, target, stamp, stamp_counter[0], nxt)
+                if n > 0:
+                    pieces[0] = PIECE_LOOP_PAIR
+                    pieces[1] = h
+                    pieces[2] = t
+                    pieces[3] = n
+                    if _record(found, n_found, pieces):
+                        return DONE
+    return DONE

@@ -1,0 +1,245 @@
+"""Hopping Bunny rules: the board, moves, and a step-by-step simulator.
+
+A board is a set of grid squares; the bunny starts on ``S`` facing east.
+Programs (see :mod:`gridsolver.bunny.notation`) are tuples of tokens: the
+strings ``"F"``, ``"L"``, ``"R"`` and :class:`Loop` nodes. The simulator here
+is the reference every reported program is checked against; the search
+kernels never decide on their own that a program works.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from gridsolver.core.boards import BoardText
+
+#: Directions in clockwise order; a right turn adds one. The bunny starts facing east.
+EAST, SOUTH, WEST, NORTH = range(4)
+DELTAS = ((0, 1), (1, 0), (0, -1), (-1, 0))
+START_DIRECTION = EAST
+
+START, UNMARKED, MARKED, EMPTY = "S", "#", "O", "."
+ALPHABET = (START, UNMARKED, MARKED, EMPTY, " ")
+
+
+@dataclass(frozen=True)
+class Loop:
+    """``LOOP(count){body}``; ``count`` None is the unbounded ``LOOP{body}``."""
+
+    count: int | None
+    body: tuple = ()
+
+
+Token = str | Loop
+Program = tuple  # tuple[Token, ...]
+
+
+@dataclass(frozen=True)
+class Board:
+    """The squares of a board (row, column), which are marked from the start, and the start."""
+
+    squares: tuple[tuple[int, int], ...]
+    premarked: frozenset[int]
+    start: int
+    rows: int
+    columns: int
+    name: str = ""
+    _index: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._index.update({rc: i for i, rc in enumerate(self.squares)})
+
+    @property
+    def size(self) -> int:
+        return len(self.squares)
+
+    def index(self, row: int, column: int) -> int | None:
+        """The square number at (row, column), or None when there is no square."""
+        return self._index.get((row, column))
+
+    def neighbour(self, square: int, direction: int) -> int:
+        """The square a hop lands on; the same square when the hop is blocked."""
+        row, column = self.squares[square]
+        dr, dc = DELTAS[direction]
+        target = self.index(row + dr, column + dc)
+        return square if target is None else target
+
+    def targets(self) -> frozenset[int]:
+        """Squares that still have to be marked."""
+        return frozenset(range(self.size)) - self.premarked
+
+    def reachable(self) -> frozenset[int]:
+        """Squares the bunny can ever stand on (its connected component)."""
+        seen = {self.start}
+        todo = [self.start]
+        while todo:
+            square = todo.pop()
+            for direction in range(4):
+                nxt = self.neighbour(square, direction)
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return frozenset(seen)
+
+    def unreachable(self) -> list[tuple[int, int]]:
+        """(row, column) of unmarked squares no program can reach, in reading order."""
+        reach = self.reachable()
+        return sorted(self.squares[s] for s in self.targets() - reach)
+
+
+def parse_board(board: BoardText) -> Board:
+    """Read a board; raise ``board.error`` naming row and column on bad input."""
+    squares: list[tuple[int, int]] = []
+    premarked: set[int] = set()
+    start: int | None = None
+    for r, row in enumerate(board.rows):
+        for c, ch in enumerate(row):
+            if ch in (EMPTY, " "):
+                continue
+            if ch not in (START, UNMARKED, MARKED):
+                raise board.error(f"unexpected character {ch!r} (allowed: 'S', '#', 'O', '.', ' ')", r, c)
+            if ch == START:
+                if start is not None:
+                    first = squares[start]
+                    raise board.error(f"a second start 'S' (the first is at row {first[0] + 1}, "
+                                      f"column {first[1] + 1})", r, c)
+                start = len(squares)
+            if ch in (START, MARKED):
+                premarked.add(len(squares))
+            squares.append((r, c))
+    if start is None:
+        raise board.error("no start square 'S'")
+    columns = max((len(row) for row in board.rows), default=0)
+    return Board(tuple(squares), frozenset(premarked), start, len(board.rows), columns, board.label)
+
+
+def board_from_text(text: str, name: str = "<string>") -> Board:
+    from gridsolver.core.boards import split_boards
+
+    return parse_board(split_boards(text, name, comment=None)[0])
+
+
+def format_board(board: Board, labels: dict[int, str] | None = None) -> str:
+    """The board as text (``parse_board`` reads it back); ``labels`` overrides squares."""
+    grid = [[" "] * board.columns for _ in range(board.rows)]
+    for i, (r, c) in enumerate(board.squares):
+        ch = START if i == board.start else MARKED if i in board.premarked else UNMARKED
+        grid[r][c] = labels.get(i, ch) if labels else ch
+    return "\n".join("".join(row).rstrip() for row in grid)
+
+
+# -- tokens -------------------------------------------------------------------
+def token_count(program: Iterable[Token]) -> int:
+    """Tiles used: one per F, L, R and LOOP, plus the tokens of loop bodies."""
+    return sum(1 + token_count(t.body) if isinstance(t, Loop) else 1 for t in program)
+
+
+def finite_form(program: Iterable[Token], count: int) -> Program:
+    """The program with every unbounded loop given ``count``."""
+    return tuple(Loop(count if t.count is None else t.count, finite_form(t.body, count))
+                 if isinstance(t, Loop) else t for t in program)
+
+
+# -- simulation ---------------------------------------------------------------
+@dataclass
+class Run:
+    """The outcome of simulating a program on a board."""
+
+    solved: bool
+    steps: int  # F, L and R tokens executed
+    order: list[int]  # squares in the order they were first marked by the bunny
+    unmarked: list[int]  # squares never marked
+    endless: bool = False  # an unbounded loop that can never complete the board
+
+
+class _Done(Exception):
+    pass
+
+
+class Simulator:
+    """Executes a program token by token, stopping as soon as every square is marked.
+
+    A loop whose iterations return to a (position, direction) already seen
+    without marking anything new is periodic from then on, so the remaining
+    iterations are skipped in whole cycles (an unbounded one is endless):
+    huge counts never hang.
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.marked = set(board.premarked) | {board.start}
+        self.order: list[int] = []
+        self.square = board.start
+        self.direction = START_DIRECTION
+        self.steps = 0
+        self.endless = False
+        self.total = board.size
+
+    def run(self, program: Program) -> Run:
+        try:
+            if len(self.marked) < self.total:
+                self._block(program)
+        except _Done:
+            pass
+        solved = len(self.marked) == self.total
+        unmarked = sorted(set(range(self.total)) - self.marked)
+        return Run(solved, self.steps, self.order, unmarked, self.endless and not solved)
+
+    def _block(self, tokens: Program) -> None:
+        for token in tokens:
+            if isinstance(token, Loop):
+                self._loop(token)
+                if self.endless:
+                    return
+            else:
+                self._step(token)
+
+    def _step(self, token: str) -> None:
+        self.steps += 1
+        if token == "F":
+            self.square = self.board.neighbour(self.square, self.direction)
+            if self.square not in self.marked:
+                self.marked.add(self.square)
+                self.order.append(self.square)
+                if len(self.marked) == self.total:
+                    raise _Done
+        elif token == "L":
+            self.direction = (self.direction + 3) % 4
+        elif token == "R":
+            self.direction = (self.direction + 1) % 4
+        else:
+            raise ValueError(f"unknown token {token!r}")
+
+    def _loop(self, loop: Loop) -> None:
+        seen: dict[tuple[int, int], tuple[int, int]] = {}  # state -> (iteration, steps)
+        marks = len(self.marked)
+        done = 0
+        while loop.count is None or done < loop.count:
+            state = (self.square, self.direction)
+            if len(self.marked) != marks:
+                seen.clear()
+                marks = len(self.marked)
+            if state in seen:
+                # Nothing new since the same state: the iterations repeat forever.
+                if loop.count is None:
+                    self.endless = True
+                    return
+                first, steps = seen[state]
+                cycle = done - first
+                skip = (loop.count - done) // cycle
+                self.steps += skip * (self.steps - steps)
+                done += skip * cycle
+                seen.clear()
+                if done >= loop.count:
+                    return
+            seen[state] = (done, self.steps)
+            self._block(loop.body)
+            if self.endless:
+                return
+            done += 1
+
+
+def simulate(board: Board, program: Program) -> Run:
+    """Run ``program`` on ``board`` from the start (east), stopping once every square is marked."""
+    return Simulator(board).run(program)

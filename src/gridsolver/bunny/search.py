@@ -1,0 +1,309 @@
+"""The exact search for the shortest program, and the result it reports.
+
+Token counts k = 1, 2, ... are tried in order. The fragment library holds
+every distinct behaviour of up to ``top`` tokens (all loop counts, see
+:mod:`gridsolver.bunny.kernels`); programs of ``top + 1`` and ``top + 2``
+tokens are then enumerated from the single start state without storing
+them. A level is only built when it is needed, so the library stays at the
+optimum minus two tokens. When every program of k - 1 tokens has been
+ruled out and one of k tokens works, it is optimal for any loop counts.
+
+Unbounded ``LOOP{}`` never needs to be searched: it only runs at the end of
+an execution, and the finite loop with a large enough count behaves the same
+up to completion with the same tokens. A final loop's count is free, so the
+top-level search iterates it until its orbit closes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gridsolver.bunny import reference
+from gridsolver.bunny.notation import format_program
+from gridsolver.bunny.rules import Board, Loop, Program, Run, simulate, token_count
+from gridsolver.bunny.walk import walk_program
+from gridsolver.core.budget import Budget, peak_rss_mb
+from gridsolver.core.result import SearchStats, SolveResult
+
+GAME = "bunny"
+DEFAULT_LIMIT = 1
+
+
+@dataclass
+class Library:
+    """The fragment library of one board, as numpy arrays for the kernels."""
+
+    board: Board
+    capacity: int
+    lib_f: np.ndarray = field(init=False)
+    lib_v: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        n_states = 4 * self.board.size
+        words = (self.board.size + 63) // 64
+        cap = self.capacity
+        # np.zeros maps pages lazily: memory is only used by the entries made.
+        self.lib_f = np.zeros((cap, n_states), np.int32)
+        self.lib_v = np.zeros((cap, n_states, words), np.uint64)
+        self.kinds = np.zeros(cap, np.int8)
+        self.arg0 = np.zeros(cap, np.int64)
+        self.arg1 = np.zeros(cap, np.int64)
+        self.tokens = np.zeros(cap, np.int8)
+        self.hashes = np.zeros(cap, np.uint64)
+        self.table = np.full(1 << (2 * cap - 1).bit_length(), -1, np.int32)
+        self.counter = np.zeros(1, np.int64)
+        self.level_start = np.zeros(64, np.int64)
+        self.level_end = np.zeros(64, np.int64)
+        self.top = 0
+        self.count_capped = False
+        self.largest_count = 1
+        from gridsolver.bunny import kernels as K
+
+        self._k = K
+        self._add(reference.identity(self.board), K.KIND_EMPTY, 0, 0, 0)
+        self.level_end[0] = self.counter[0]
+        self.level_start[1] = self.counter[0]
+        for code, token in enumerate("FLR"):
+            self._add(reference.primitive(self.board, token), K.KIND_PRIMITIVE, code, 0, 1)
+        self.level_end[1] = self.counter[0]
+        self.top = 1
+
+    @staticmethod
+    def bytes_per_entry(board: Board) -> int:
+        n_states = 4 * board.size
+        words = (board.size + 63) // 64
+        return n_states * (4 + 8 * words) + 8 + 8 + 8 + 2 + 2 * 4 * 2
+
+    def _add(self, behaviour, kind: int, arg0: int, arg1: int, tokens: int) -> None:
+        f, v = reference.to_arrays(self.board, behaviour)
+        self._k.insert(f, v, kind, arg0, arg1, tokens, self.lib_f, self.lib_v, self.kinds, self.arg0,
+                       self.arg1, self.tokens, self.hashes, self.table, self.counter)
+
+    @property
+    def size(self) -> int:
+        return int(self.counter[0])
+
+    def build_next(self, deadline_ns: int, count_cap: int, stats: np.ndarray) -> int:
+        """Build level ``top + 1``; returns the kernel status (DONE, OUT_OF_TIME, LIBRARY_FULL)."""
+        K = self._k
+        j = self.top + 1
+        self.level_start[j] = self.counter[0]
+        args = (self.level_start, self.level_end, self.lib_f, self.lib_v, self.kinds, self.arg0,
+                self.arg1, self.tokens, self.hashes, self.table, self.counter)
+        status = K.build_loops(j, *args, count_cap, deadline_ns, stats)
+        if status == K.DONE:
+            status = K.build_sequences(j, *args, deadline_ns, stats)
+        self.level_end[j] = self.counter[0]
+        self.largest_count = max(self.largest_count, int(stats[1]))
+        if stats[2]:
+            self.count_capped = True
+        if status == K.DONE:
+            self.top = j
+        return int(status)
+
+    # -- programs back from entries ----------------------------------------
+    def program(self, entry: int) -> Program:
+        kind = self.kinds[entry]
+        K = self._k
+        if kind == K.KIND_EMPTY:
+            return ()
+        if kind == K.KIND_PRIMITIVE:
+            return ("FLR"[self.arg0[entry]],)
+        if kind == K.KIND_LOOP:
+            return (Loop(int(self.arg1[entry]), self.program(int(self.arg0[entry]))),)
+        return self.program(int(self.arg0[entry])) + self.program(int(self.arg1[entry]))
+
+    def pieces_program(self, row: np.ndarray) -> Program:
+        """The program of a solution row found by the top-level search."""
+        K = self._k
+        out: Program = ()
+        for p in range(K.MAX_PIECES):
+            kind, x, y, n = (int(v) for v in row[p * K.PIECE_FIELDS:(p + 1) * K.PIECE_FIELDS])
+            if kind == K.PIECE_ENTRY:
+                out += self.program(x)
+            elif kind == K.PIECE_LOOP:
+                out += (Loop(n, self.program(x)),)
+            elif kind == K.PIECE_LOOP_PAIR:
+                out += (Loop(n, self.program(x) + self.program(y)),)
+        return out
+
+
+@dataclass
+class Solution:
+    """A verified program: the unbounded form and its finite form."""
+
+    program: Program
+    finite: Program
+    run: Run
+
+    @property
+    def tokens(self) -> int:
+        return token_count(self.program)
+
+
+def open_final_loop(program: Program) -> Program:
+    """The same program with its last top-level loop (if it ends with one) unbounded."""
+    if program and isinstance(program[-1], Loop):
+        return program[:-1] + (Loop(None, program[-1].body),)
+    return program
+
+
+def smallest_final_count(board: Board, program: Program) -> Program:
+    """The finite form with the smallest final-loop count that still solves the board."""
+    if not program or not isinstance(program[-1], Loop):
+        return program
+    last = program[-1]
+    low, high = 1, last.count if last.count is not None else 4 * board.size + 1
+    # Marks only accumulate, so "solves" is monotone in the final count: bisect it.
+    while low < high:
+        mid = (low + high) // 2
+        if simulate(board, program[:-1] + (Loop(mid, last.body),)).solved:
+            high = mid
+        else:
+            low = mid + 1
+    return program[:-1] + (Loop(low, last.body),)
+
+
+def verify(board: Board, program: Program) -> Solution | None:
+    """Check a finite program with the simulator; return both forms, or None if it fails."""
+    run = simulate(board, program)
+    if not run.solved:
+        return None
+    finite = smallest_final_count(board, program)
+    opened = open_final_loop(finite)
+    if not simulate(board, finite).solved or not simulate(board, opened).solved:
+        return None
+    return Solution(opened, finite, simulate(board, finite))
+
+
+@dataclass
+class Outcome:
+    """What the search established for one board."""
+
+    solutions: list[Solution]
+    exhausted: int  # every program of up to this many tokens was ruled out
+    optimal: bool
+    stopped_by: str | None
+    nodes: int
+    library: int
+    top: int
+    count_capped: bool
+    largest_count: int
+
+
+def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: int | None = None) -> Outcome:
+    """The shortest programs for a solvable board (every target reachable), within ``budget``."""
+    from gridsolver.bunny import kernels as K
+
+    fallback = verify(board, walk_program(board))
+    assert fallback is not None, "the walk program must solve a connected board"
+    count_cap = count_cap or 64 * board.size + 64
+    capacity = max(1024, min(1 << 30, int((budget.memory_bytes() or 8 << 30) * 0.6)
+                             // Library.bytes_per_entry(board)))
+    lib = Library(board, capacity)
+    deadline = budget.deadline_ns()
+    stats = np.zeros(4, np.int64)
+    n_states = 4 * board.size
+    words = (board.size + 63) // 64
+    target = np.zeros(words, np.uint64)
+    for q in board.targets():
+        target[q >> 6] |= np.uint64(1 << (q & 63))
+    s0 = board.start * 4
+    vis = np.zeros(words, np.uint64)
+    vis[board.start >> 6] |= np.uint64(1 << (board.start & 63))
+    found = np.zeros((max(1, limit), K.MAX_PIECES * K.PIECE_FIELDS), np.int64)
+    n_found = np.zeros(1, np.int64)
+    stamp = np.full(n_states, -1, np.int64)
+    stamp_counter = np.zeros(1, np.int64)
+    exhausted = 0
+    stopped = None
+    solutions: list[Solution] = []
+    k = 1
+    while k < fallback.tokens:
+        status = K.DONE
+        while lib.top < k - 2 and status == K.DONE:
+            status = lib.build_next(deadline, count_cap, stats)
+        if status != K.DONE:
+            stopped = "time" if status == K.OUT_OF_TIME else "memory"
+            break
+        n_found[0] = 0
+        if k <= lib.top:
+            for e in K.covering(lib.level_start[k], lib.level_end[k], lib.lib_v, s0, target):
+                if n_found[0] < found.shape[0]:
+                    found[n_found[0]] = 0
+                    found[n_found[0], 0] = K.PIECE_ENTRY
+                    found[n_found[0], 1] = e
+                    n_found[0] += 1
+        elif k == lib.top + 1:
+            status = K.search_next(s0, vis, lib.top, lib.level_start, lib.level_end, lib.kinds, lib.lib_f,
+                                   lib.lib_v, target, np.zeros(0, np.int64), found, n_found, stamp,
+                                   stamp_counter, deadline, stats)
+        else:
+            status = K.search_next2(s0, vis, lib.top, lib.level_start, lib.level_end, lib.kinds,
+                                    lib.lib_f, lib.lib_v, target, found, n_found, stamp, stamp_counter,
+                                    deadline, stats)
+        for row in found[: n_found[0]]:
+            solution = verify(board, lib.pieces_program(row))
+            if solution is None:  # a kernel bug must never become a reported answer
+                raise AssertionError(f"search kernel proposed a failing program: {row.tolist()}")
+            if all(format_program(s.finite) != format_program(solution.finite) for s in solutions):
+                solutions.append(solution)
+        if status != K.DONE:
+            stopped = "time"
+            break
+        if solutions:
+            break
+        exhausted = k
+        k += 1
+    if solutions:  # found at k after every program of k - 1 tokens was ruled out
+        optimal = True
+    else:  # stopped by the budget, or every program shorter than the walk was ruled out
+        optimal = stopped is None
+        solutions = [fallback]
+    return Outcome(solutions, exhausted, optimal, stopped, int(stats[0]), lib.size, lib.top,
+                   lib.count_capped, lib.largest_count)
+
+
+def solve(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT) -> SolveResult:
+    """Solve one board and say what is proved."""
+    start = time.perf_counter()
+    unreachable = board.unreachable()
+    if unreachable:
+        where = ", ".join(f"row {r + 1} column {c + 1}" for r, c in unreachable[:5])
+        more = f" and {len(unreachable) - 5} more" if len(unreachable) > 5 else ""
+        return SolveResult(GAME, board.name, "unsolvable", score_name="tokens",
+                           proof=f"no program can reach the square at {where}{more} "
+                                 "(not connected to the start)",
+                           details={"unreachable": [[r + 1, c + 1] for r, c in unreachable]})
+    if not board.targets():
+        return SolveResult(GAME, board.name, "optimal", solution="", score=0, score_name="tokens",
+                           proof="every square is already marked", verified=True)
+    outcome = search(board, budget, limit)
+    best = outcome.solutions[0]
+    k = best.tokens
+    bound = "any loop counts" if not outcome.count_capped else f"loop counts up to {outcome.largest_count}"
+    if outcome.optimal:
+        status = "optimal"
+        proof = (f"optimal: no program of {k - 1} tokens solves this board, for {bound}" if k > 1
+                 else "optimal: one token is the least possible")
+    else:
+        status = "best-found"
+        proof = (f"best found: every program of up to {outcome.exhausted} tokens was ruled out "
+                 f"(for {bound}); {k} tokens found")
+    stats = SearchStats(nodes=outcome.nodes, elapsed_s=time.perf_counter() - start,
+                        peak_memory_mb=peak_rss_mb(), stopped_by=outcome.stopped_by)
+    details = {
+        "tokens": k,
+        "finite_form": format_program(best.finite),
+        "steps": best.run.steps,
+        "exhausted_tokens": outcome.exhausted,
+        "library_fragments": outcome.library,
+        "library_tokens": outcome.top,
+    }
+    if limit > 1:
+        details["all"] = [format_program(s.program) for s in outcome.solutions]
+    return SolveResult(GAME, board.name, status, solution=format_program(best.program), score=k,
+                       score_name="tokens", proof=proof, verified=True, stats=stats, details=details)
