@@ -1,8 +1,176 @@
-"""``gridsolver bunny ...`` (filled in by the Hopping Bunny issue)."""
+"""``gridsolver bunny ...``: solve, run, bench and random boards.
+
+No numba at module level: the search modules are imported inside commands.
+"""
+
+from __future__ import annotations
+
+import json
 
 import click
+
+from gridsolver.core.boards import load_boards, read_package_text
+from gridsolver.core.cliutil import budget_options, json_option, make_budget, seed_option, solve_each
+
+CHALLENGE = "challenge"
+CHALLENGE_FILES = (
+    "01-level1", "02-level2", "03-level3", "04-level4", "05-level5", "06-level6",
+    "07-full-12x12", "08-level5-13x13", "09-holey-11x11", "10-holey-10x10",
+    "11-asymmetric-7x7", "12-asymmetric-9x9",
+)
+
+
+def named_board(name: str) -> str | None:
+    """Shipped boards: ``challenge`` (all 12), ``challenge/01``, ``challenge/07-full-12x12``."""
+    if name.rstrip("/") == CHALLENGE:
+        texts = [read_package_text("gridsolver.bunny", f"data/challenge/{f}.txt") for f in CHALLENGE_FILES]
+        return "\n\n".join(t.strip("\n") for t in texts if t)
+    prefix = f"{CHALLENGE}/"
+    if not name.startswith(prefix):
+        return None
+    wanted = name[len(prefix):].removesuffix(".txt")
+    matches = [f for f in CHALLENGE_FILES if f == wanted or f.split("-")[0] == wanted.zfill(2)]
+    if len(matches) != 1:
+        return None
+    return read_package_text("gridsolver.bunny", f"data/challenge/{matches[0]}.txt")
+
+
+def _load(paths: tuple[str, ...]):
+    from gridsolver.bunny.rules import parse_board
+
+    return [(text, parse_board(text)) for text in load_boards(paths, comment=None, named=named_board)]
 
 
 @click.group()
 def group() -> None:
-    """Hopping Bunny: shortest tile programs that mark every square."""
+    """Hopping Bunny: shortest tile programs that mark every square.
+
+    Boards are text: S start (facing east), # unmarked square, O marked
+    square, space or . no square. Shipped boards: challenge, challenge/01 ... challenge/12.
+    """
+
+
+@group.command()
+@click.argument("boards", nargs=-1, required=True)
+@budget_options()
+@json_option
+@click.option("--show", is_flag=True, help="Print the board with the order in which squares get marked.")
+@click.option("--all", "all_", is_flag=True, help="List distinct shortest programs (up to --limit).")
+@click.option("--limit", type=click.IntRange(1, 10000), default=20, show_default=True,
+              help="How many programs --all lists at most.")
+def solve(boards: tuple[str, ...], time_s: float | None, memory_mb: float | None, nodes: int | None,
+          as_json: bool, show: bool, all_: bool, limit: int) -> None:
+    """Find the shortest program for each BOARD (a file, '-', or a shipped name) and prove it."""
+    from gridsolver.bunny.render import marking_order
+    from gridsolver.bunny.rules import parse_board
+    from gridsolver.bunny.search import solve as solve_board
+
+    texts = load_boards(boards, comment=None, named=named_board)
+    for text in texts:  # every board is read before the first search, so bad input fails fast
+        parse_board(text)
+
+    def one(text):
+        board = parse_board(text)
+        result = solve_board(board, make_budget(time_s, memory_mb, nodes), limit=limit if all_ else 1)
+        if show and result.solution is not None:
+            from gridsolver.bunny.notation import parse_program
+
+            result.details["display"] = marking_order(board, parse_program(result.details["finite_form"]))
+        return result
+
+    raise SystemExit(solve_each(texts, one, as_json))
+
+
+@group.command()
+@click.argument("board")
+@click.argument("program")
+@json_option
+@click.option("--show", is_flag=True, help="Print the board with the order in which squares get marked.")
+def run(board: str, program: str, as_json: bool, show: bool) -> None:
+    """Simulate PROGRAM (e.g. 'LOOP{F F R}') on BOARD and say whether it marks every square."""
+    from gridsolver.bunny.notation import format_program, parse_program
+    from gridsolver.bunny.render import marking_order
+    from gridsolver.bunny.rules import simulate, token_count
+
+    parsed = parse_program(program)
+    loaded = _load((board,))
+    for _, b in loaded:
+        outcome = simulate(b, parsed)
+        unmarked = [[b.squares[q][0] + 1, b.squares[q][1] + 1] for q in outcome.unmarked]
+        data = {"game": "bunny", "input": b.name, "program": format_program(parsed),
+                "tokens": token_count(parsed), "solved": outcome.solved, "steps": outcome.steps,
+                "endless": outcome.endless, "unmarked": unmarked}
+        if as_json:
+            click.echo(json.dumps(data, separators=(",", ":")))
+            continue
+        verdict = "solves" if outcome.solved else "does not solve"
+        click.echo(f"{b.name}: {format_program(parsed)} ({data['tokens']} tokens) {verdict} the board "
+                   f"after {outcome.steps} steps")
+        if outcome.endless:
+            click.echo("  an unbounded loop repeats forever without marking anything new")
+        if unmarked:
+            shown = ", ".join(f"({r},{c})" for r, c in unmarked[:20])
+            more = f" and {len(unmarked) - 20} more" if len(unmarked) > 20 else ""
+            click.echo(f"  {len(unmarked)} unmarked (row,column): {shown}{more}")
+        if show:
+            click.echo(marking_order(b, parsed))
+
+
+@group.command()
+@click.option("--time", "time_s", type=float, default=60.0, show_default=True, metavar="S",
+              help="Time budget per board in seconds.")
+@click.option("--memory", "memory_mb", type=float, default=2048.0, show_default=True, metavar="MB",
+              help="Memory budget per board in MB.")
+@json_option
+def bench(time_s: float, memory_mb: float, as_json: bool) -> None:
+    """The 12-board challenge: tokens, proof and time per board, and the total score."""
+    from gridsolver.bunny.search import challenge_row
+    from gridsolver.core.progress import progress
+
+    boards = _load((CHALLENGE,))
+    rows = []
+    with progress(len(boards), "challenge") as bar:
+        for text, board in boards:
+            row = challenge_row(board, make_budget(time_s, memory_mb, None), CHALLENGE_FILES[text.index - 1])
+            rows.append(row)
+            if as_json:
+                click.echo(json.dumps(row, separators=(",", ":")))
+            bar.advance()
+    total = sum(r["score"] for r in rows)
+    seconds = sum(r["seconds"] for r in rows)
+    proved = sum(r["status"] == "optimal" for r in rows)
+    if as_json:
+        click.echo(json.dumps({"total": total, "seconds": round(seconds, 3), "proved": proved},
+                              separators=(",", ":")))
+        return
+    click.echo(f"{'board':<20} {'squares':>7} {'tokens':>6} {'status':<10} {'seconds':>8}  program")
+    for r in rows:
+        click.echo(f"{r['board']:<20} {r['squares']:>7} {r['score']:>6} {r['status']:<10} "
+                   f"{r['seconds']:>8.3f}  {r['program']}")
+    click.echo(f"total score {total} ({proved} of {len(rows)} proved optimal) in {seconds:.2f} s of search")
+
+
+@group.command("random")
+@seed_option
+@click.option("--squares", type=int, default=100, show_default=True, help="Squares on the board.")
+@click.option("--count", type=click.IntRange(1, 1000), default=1, show_default=True,
+              help="Boards to make (seeds SEED, SEED+1, ...), separated by blank lines.")
+@json_option
+def random_(seed: int, squares: int, count: int, as_json: bool) -> None:
+    """Make boards by running a random program on an open plane (the program solves the board)."""
+    from gridsolver.bunny.generate import random_board
+    from gridsolver.bunny.notation import format_program
+    from gridsolver.bunny.rules import format_board, token_count
+
+    for k in range(count):
+        made = random_board(seed + k, squares)
+        text = format_board(made.board)
+        if as_json:
+            click.echo(json.dumps({"seed": seed + k, "squares": made.board.size, "board": text,
+                                   "program": format_program(made.program),
+                                   "tokens": token_count(made.program)}, separators=(",", ":")))
+        else:
+            if k:
+                click.echo("")
+            click.echo(text)
+

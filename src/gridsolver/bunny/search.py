@@ -307,3 +307,18 @@ def solve(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT) -> SolveResu
         details["all"] = [format_program(s.program) for s in outcome.solutions]
     return SolveResult(GAME, board.name, status, solution=format_program(best.program), score=k,
                        score_name="tokens", proof=proof, verified=True, stats=stats, details=details)
+
+
+def challenge_row(board: Board, budget: Budget, name: str) -> dict:
+    """One row of the challenge table: the score is 5 x squares when nothing was found."""
+    result = solve(board, budget)
+    solved = result.solution is not None and result.verified
+    return {
+        "board": name,
+        "squares": board.size,
+        "score": result.score if solved else 5 * board.size,
+        "status": result.status,
+        "seconds": round(result.stats.elapsed_s, 3),
+        "program": result.solution if solved else "",
+        "proof": result.proof,
+    }
