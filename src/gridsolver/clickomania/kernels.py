@@ -1,0 +1,576 @@
+"""numba kernels for Clickomania / SameGame: groups, removal, settling, and whole searches.
+
+Kernel board layout: a flat ``int8`` array of ``width * height`` cells, column
+by column, each column bottom-up: cell ``c * height + h`` is column ``c`` at
+height ``h`` (0 = bottom). Empty cells are -1. A settled board has every
+column packed from the bottom and every non-empty column packed to the left,
+so equal positions have equal arrays (and equal hashes).
+
+A move is the index of the canonical cell of a group: the lowest cell of its
+leftmost column, which is the first cell of the group in scan order.
+
+Every search loop lives inside a kernel and checks the monotonic clock every
+few hundred nodes. This module imports numba: import it only inside commands.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gridsolver.core.clock import monotonic_ns
+
+EMPTY = -1
+MAX_COLOURS_CODE = 36  # colour codes are indices into rules.ALPHABET
+CHECK_EVERY = 256
+HEUR = 0
+DEAD_WEIGHT = 1 << 20  # a dead colour (one cell left) outweighs any group count
+
+
+# -- conversions (plain Python) ---------------------------------------------------------------
+def to_cells(grid: np.ndarray) -> np.ndarray:
+    """Kernel layout of a settled ``(height, width)`` grid (row 0 at the top)."""
+    return np.ascontiguousarray(grid[::-1, :].T).reshape(-1).astype(np.int8)
+
+
+def to_grid(cells: np.ndarray, width: int, height: int) -> np.ndarray:
+    """Inverse of :func:`to_cells`."""
+    return np.ascontiguousarray(cells.reshape(width, height).T[::-1, :])
+
+
+def index_to_move(index: int, height: int) -> tuple[int, int]:
+    """(row, column) of kernel cell ``index``, rows counted from the top."""
+    col, h = divmod(int(index), height)
+    return height - 1 - h, col
+
+
+def zobrist_table(cells: int, seed: int = 20240521) -> np.ndarray:
+    """Random 64-bit keys, one per (cell, colour code), for position hashes."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(1, 2**63 - 1, size=(cells, MAX_COLOURS_CODE), dtype=np.int64)
+
+
+# -- basic operations ---------------------------------------------------------------------------
+@njit(cache=True)
+def find_groups(cells, width, height, label, sizes, reps, stack):
+    """Label every group; returns the group count. ``reps[g]`` is group g's canonical cell."""
+    n = width * height
+    for i in range(n):
+        label[i] = -1
+    count = 0
+    for c in range(width):
+        if cells[c * height] == EMPTY:
+            break
+        for h in range(height):
+            i = c * height + h
+            colour = cells[i]
+            if colour == EMPTY:
+                break
+            if label[i] >= 0:
+                continue
+            label[i] = count
+            reps[count] = i
+            top = 0
+            stack[0] = i
+            top = 1
+            size = 0
+            while top > 0:
+                top -= 1
+                j = stack[top]
+                size += 1
+                jc = j // height
+                jh = j - jc * height
+                if jh > 0 and label[j - 1] < 0 and cells[j - 1] == colour:
+                    label[j - 1] = count
+                    stack[top] = j - 1
+                    top += 1
+                if jh + 1 < height and label[j + 1] < 0 and cells[j + 1] == colour:
+                    label[j + 1] = count
+                    stack[top] = j + 1
+                    top += 1
+                if jc > 0 and label[j - height] < 0 and cells[j - height] == colour:
+                    label[j - height] = count
+                    stack[top] = j - height
+                    top += 1
+                if jc + 1 < width and label[j + height] < 0 and cells[j + height] == colour:
+                    label[j + height] = count
+                    stack[top] = j + height
+                    top += 1
+            sizes[count] = size
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def settle(cells, width, height):
+    """Pack every column down and every non-empty column left, in place."""
+    target = 0
+    for c in range(width):
+        write = 0
+        base = c * height
+        dst = target * height
+        for h in range(height):
+            v = cells[base + h]
+            if v != EMPTY:
+                cells[dst + write] = v
+                write += 1
+        if write > 0:
+            for h in range(write, height):
+                cells[dst + h] = EMPTY
+            target += 1
+    for i in range(target * height, width * height):
+        cells[i] = EMPTY
+
+
+@njit(cache=True)
+def remove_at(cells, width, height, start, stack):
+    """Remove the group containing ``start`` and settle, in place; returns the cells removed."""
+    colour = cells[start]
+    if colour == EMPTY:
+        return 0
+    cells[start] = EMPTY
+    stack[0] = start
+    top = 1
+    removed = 0
+    while top > 0:
+        top -= 1
+        j = stack[top]
+        removed += 1
+        jc = j // height
+        jh = j - jc * height
+        if jh > 0 and cells[j - 1] == colour:
+            cells[j - 1] = EMPTY
+            stack[top] = j - 1
+            top += 1
+        if jh + 1 < height and cells[j + 1] == colour:
+            cells[j + 1] = EMPTY
+            stack[top] = j + 1
+            top += 1
+        if jc > 0 and cells[j - height] == colour:
+            cells[j - height] = EMPTY
+            stack[top] = j - height
+            top += 1
+        if jc + 1 < width and cells[j + height] == colour:
+            cells[j + height] = EMPTY
+            stack[top] = j + height
+            top += 1
+    settle(cells, width, height)
+    return removed
+
+
+@njit(cache=True)
+def position_hash(cells, zob):
+    h = np.int64(0)
+    for i in range(cells.shape[0]):
+        v = cells[i]
+        if v != EMPTY:
+            h ^= zob[i, v]
+    if h == 0:
+        h = 1
+    return h
+
+
+@njit(cache=True)
+def colour_summary(cells, counts):
+    """Fill ``counts`` per colour code; returns (cells left, colours with exactly one cell)."""
+    for k in range(counts.shape[0]):
+        counts[k] = 0
+    left = 0
+    for i in range(cells.shape[0]):
+        v = cells[i]
+        if v != EMPTY:
+            counts[v] += 1
+            left += 1
+    dead = 0
+    for k in range(counts.shape[0]):
+        if counts[k] == 1:
+            dead += 1
+    return left, dead
+
+
+@njit(cache=True)
+def clear_key(cells, width, height, label, sizes, reps, stack, counts):
+    """Heuristic for clearing (smaller is better): dead colours first, then the group count.
+
+    A colour with one cell left can never be removed, so dead colours dominate;
+    among the rest, fewer groups means larger, better connected groups.
+    """
+    left, dead = colour_summary(cells, counts)
+    groups = find_groups(cells, width, height, label, sizes, reps, stack)
+    return dead * DEAD_WEIGHT + groups
+
+
+@njit(cache=True)
+def tt_seen(table, key):
+    """Open addressing with linear probing: True if ``key`` was there, else insert it."""
+    mask = table.shape[0] - 1
+    slot = key & mask
+    for _ in range(32):
+        k = table[slot]
+        if k == key:
+            return True
+        if k == 0:
+            table[slot] = key
+            return False
+        slot = (slot + 1) & mask
+    return False  # neighbourhood full: do not store (loses pruning, never soundness)
+
+
+# -- exact search (small boards) ----------------------------------------------------------------
+@njit(cache=True)
+def exact_search(start, width, height, zob, table, best_init, deadline_ns, node_limit, best_path):
+    """Depth-first branch and bound for the fewest cells left, with a transposition table.
+
+    Prunes a node when its dead colours (a sound lower bound on the cells that
+    will be left) reach the best result so far, and a position already seen:
+    with a best that only decreases, a fully searched position cannot lead to
+    anything better the second time. ``best_init`` is an upper bound already
+    known (with its own sequence). Returns (best, path length or -1 if no
+    better sequence was found, nodes, finished) where finished=1 means the
+    search was exhausted, so ``best`` is proved minimal.
+    """
+    n = width * height
+    max_depth = n // 2 + 2
+    max_moves = n // 2 + 1
+    states = np.empty((max_depth, n), np.int8)
+    children = np.empty((max_depth, max_moves, n), np.int8)
+    child_moves = np.empty((max_depth, max_moves), np.int32)
+    order = np.empty((max_depth, max_moves), np.int64)
+    keys = np.empty(max_moves, np.int64)
+    nchild = np.zeros(max_depth, np.int64)
+    nexti = np.zeros(max_depth, np.int64)
+    bounds = np.zeros(max_depth, np.int64)
+    path = np.empty(max_depth, np.int32)
+    label = np.empty(n, np.int32)
+    sizes = np.empty(n, np.int32)
+    reps = np.empty(n, np.int32)
+    stack = np.empty(n, np.int32)
+    label2 = np.empty(n, np.int32)
+    sizes2 = np.empty(n, np.int32)
+    reps2 = np.empty(n, np.int32)
+    counts = np.zeros(MAX_COLOURS_CODE, np.int64)
+
+    best = best_init
+    best_len = -1
+    nodes = 0
+    states[0, :] = start
+    left, root_bound = colour_summary(start, counts)
+    if root_bound >= best:
+        return best, best_len, nodes, 1
+    d = 0
+    enter = True
+    while d >= 0:
+        if enter:
+            enter = False
+            nodes += 1
+            if nodes >= node_limit or (nodes % CHECK_EVERY == 0 and monotonic_ns() >= deadline_ns):
+                return best, best_len, nodes, 0
+            s = states[d]
+            left, bound = colour_summary(s, counts)
+            bounds[d] = bound
+            if bound >= best:
+                d -= 1
+                continue
+            if d > 0 and tt_seen(table, position_hash(s, zob)):
+                d -= 1
+                continue
+            ng = find_groups(s, width, height, label, sizes, reps, stack)
+            k = 0
+            for g in range(ng):
+                if sizes[g] < 2:
+                    continue
+                child = children[d, k]
+                child[:] = s
+                remove_at(child, width, height, reps[g], stack)
+                child_moves[d, k] = reps[g]
+                keys[k] = clear_key(child, width, height, label2, sizes2, reps2, stack, counts)
+                k += 1
+            if k == 0:
+                if left < best:
+                    best = left
+                    best_len = d
+                    best_path[:d] = path[:d]
+                    if best <= root_bound:
+                        return best, best_len, nodes, 1
+                d -= 1
+                continue
+            order[d, :k] = np.argsort(keys[:k], kind="mergesort")
+            nchild[d] = k
+            nexti[d] = 0
+        if nexti[d] < nchild[d] and bounds[d] < best:
+            k = order[d, nexti[d]]
+            nexti[d] += 1
+            path[d] = child_moves[d, k]
+            states[d + 1, :] = children[d, k]
+            d += 1
+            enter = True
+        else:
+            d -= 1
+    return best, best_len, nodes, 1
+
+
+@njit(cache=True)
+def _terminal_bonus(left, penalty):
+    if left == 0:
+        return 1000
+    if penalty and left > 2:
+        return -(left - 2) * (left - 2)
+    return 0
+
+
+# -- beam search ---------------------------------------------------------------------------------
+CLEAR = 0  # objective: fewest cells left (Clickomania)
+SCORE = 1  # objective: most points (SameGame)
+
+
+@njit(cache=True)
+def score_key(cells, points, counts):
+    """Heuristic for SameGame (smaller is better): minus (points so far + what each colour could still give).
+
+    A colour with c cells could at best go in one group worth (c-2)^2, so the
+    sum is an optimistic estimate that favours keeping colours together.
+    """
+    colour_summary(cells, counts)
+    potential = 0
+    top = 0
+    for k in range(counts.shape[0]):
+        if counts[k] > 2:
+            potential += (counts[k] - 2) * (counts[k] - 2)
+        if counts[k] > top:
+            top = counts[k]
+    if HEUR == 1:
+        potential = (top - 2) * (top - 2) if top > 2 else 0
+    elif HEUR == 2:
+        potential = potential // 2
+    return -(points + potential)
+
+
+@njit(cache=True)
+def beam_search(start, width, height, zob, beam_width, objective, penalty, deadline_ns, node_limit,
+                best_path):
+    """Beam search: keep the ``beam_width`` best distinct positions (by hash) after every move.
+
+    ``objective`` CLEAR ranks positions by :func:`clear_key` and looks for the
+    fewest cells left; SCORE ranks them by :func:`score_key` and looks for the
+    most points. Returns (best cost at a game end: cells left, or minus the
+    points; path length or -1 when no game end was reached; nodes; finished).
+    """
+    n = width * height
+    max_depth = n // 2 + 2
+    max_moves = n // 2 + 1
+    cur = np.empty((beam_width, n), np.int8)
+    nxt = np.empty((beam_width, n), np.int8)
+    cur_points = np.zeros(beam_width, np.int64)
+    nxt_points = np.zeros(beam_width, np.int64)
+    parents = np.empty((max_depth, beam_width), np.int32)
+    moves = np.empty((max_depth, beam_width), np.int32)
+    cap = beam_width * max_moves
+    cand_key = np.empty(cap, np.int64)
+    cand_parent = np.empty(cap, np.int32)
+    cand_move = np.empty(cap, np.int32)
+    cand_hash = np.empty(cap, np.int64)
+    seen = np.zeros(1 << max(4, int(np.ceil(np.log2(beam_width * 4)))), np.int64)
+    child = np.empty(n, np.int8)
+    label = np.empty(n, np.int32)
+    sizes = np.empty(n, np.int32)
+    reps = np.empty(n, np.int32)
+    stack = np.empty(n, np.int32)
+    label2 = np.empty(n, np.int32)
+    sizes2 = np.empty(n, np.int32)
+    reps2 = np.empty(n, np.int32)
+    counts = np.zeros(MAX_COLOURS_CODE, np.int64)
+
+    cur[0, :] = start
+    cur_points[0] = 0
+    size = 1
+    best = np.int64(1) << 40
+    best_len = -1
+    nodes = 0
+    depth = 0
+    while size > 0:
+        nc = 0
+        for b in range(size):
+            s = cur[b]
+            ng = find_groups(s, width, height, label, sizes, reps, stack)
+            moved = False
+            for g in range(ng):
+                if sizes[g] < 2:
+                    continue
+                moved = True
+                child[:] = s
+                remove_at(child, width, height, reps[g], stack)
+                if objective == CLEAR:
+                    cand_key[nc] = clear_key(child, width, height, label2, sizes2, reps2, stack, counts)
+                else:
+                    gain = (sizes[g] - 2) * (sizes[g] - 2)
+                    cand_key[nc] = score_key(child, cur_points[b] + gain, counts)
+                cand_parent[nc] = b
+                cand_move[nc] = reps[g]
+                cand_hash[nc] = position_hash(child, zob)
+                nc += 1
+                nodes += 1
+                if nodes >= node_limit or (nodes % CHECK_EVERY == 0 and monotonic_ns() >= deadline_ns):
+                    return best, best_len, nodes, 0
+            if not moved:
+                left, dead = colour_summary(s, counts)
+                cost = left if objective == CLEAR else -(cur_points[b] + _terminal_bonus(left, penalty))
+                if cost < best:
+                    best = cost
+                    best_len = depth
+                    j = b
+                    for level in range(depth, 0, -1):
+                        best_path[level - 1] = moves[level, j]
+                        j = parents[level, j]
+                    if objective == CLEAR and best == 0:
+                        return best, best_len, nodes, 1
+        if nc == 0:
+            break
+        ranked = np.argsort(cand_key[:nc], kind="mergesort")
+        seen[:] = 0
+        size = 0
+        depth += 1
+        for r in range(nc):
+            i = ranked[r]
+            if tt_seen(seen, cand_hash[i]):
+                continue
+            nxt[size, :] = cur[cand_parent[i]]
+            removed = remove_at(nxt[size], width, height, cand_move[i], stack)
+            nxt_points[size] = cur_points[cand_parent[i]] + (removed - 2) * (removed - 2)
+            parents[depth, size] = cand_parent[i]
+            moves[depth, size] = cand_move[i]
+            size += 1
+            if size == beam_width:
+                break
+        cur, nxt = nxt, cur
+        cur_points, nxt_points = nxt_points, cur_points
+    return best, best_len, nodes, 1
+
+
+# -- SameGame: nested Monte-Carlo search --------------------------------------------------------
+@njit(cache=True)
+def playout(cells, width, height, penalty, seq, start_len, label, sizes, reps, stack, counts):
+    """A random game from ``cells`` (modified in place) with the tabu-colour policy.
+
+    The tabu colour is the one with the most cells at the start: removing its
+    small groups early spoils the big final group, so they are avoided while
+    any other move exists. Moves go to ``seq[start_len:]``; returns (points, length).
+    """
+    left, dead = colour_summary(cells, counts)
+    tabu = 0
+    for k in range(counts.shape[0]):
+        if counts[k] > counts[tabu]:
+            tabu = k
+    points = 0
+    length = start_len
+    while True:
+        ng = find_groups(cells, width, height, label, sizes, reps, stack)
+        legal = 0
+        preferred = 0
+        for g in range(ng):
+            if sizes[g] >= 2:
+                legal += 1
+                if cells[reps[g]] != tabu:
+                    preferred += 1
+        if legal == 0:
+            break
+        pick_tabu = preferred == 0
+        choice = np.random.randint(legal if pick_tabu else preferred)
+        for g in range(ng):
+            if sizes[g] < 2:
+                continue
+            if not pick_tabu and cells[reps[g]] == tabu:
+                continue
+            if choice == 0:
+                seq[length] = reps[g]
+                length += 1
+                points += (sizes[g] - 2) * (sizes[g] - 2)
+                left -= sizes[g]
+                remove_at(cells, width, height, reps[g], stack)
+                break
+            choice -= 1
+    return points + _terminal_bonus(left, penalty), length
+
+
+@njit(cache=True)
+def _legal(cells, width, height, label, sizes, reps, stack, out_moves, out_sizes):
+    ng = find_groups(cells, width, height, label, sizes, reps, stack)
+    k = 0
+    for g in range(ng):
+        if sizes[g] >= 2:
+            out_moves[k] = reps[g]
+            out_sizes[k] = sizes[g]
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def nmcs(start, width, height, level, penalty, seed, deadline_ns, best_seq):
+    """Nested Monte-Carlo search of ``level`` (1 or 2; 0 is one playout) from ``start``.
+
+    At every step each move is tried with a search one level lower, the best
+    whole game seen so far is remembered, and its next move is played. When
+    the deadline passes, the rest of the best game is followed without more
+    search, so a complete sequence is always returned: (points, length, playouts).
+    """
+    if seed >= 0:
+        np.random.seed(seed)
+    n = width * height
+    label = np.empty(n, np.int32)
+    sizes = np.empty(n, np.int32)
+    reps = np.empty(n, np.int32)
+    stack = np.empty(n, np.int32)
+    counts = np.zeros(MAX_COLOURS_CODE, np.int64)
+    state = start.copy()
+    if level <= 0:
+        seq = np.empty(n, np.int32)
+        points, length = playout(state, width, height, penalty, seq, 0, label, sizes, reps, stack, counts)
+        best_seq[:length] = seq[:length]
+        return points, length, 1
+    moves = np.empty(n, np.int32)
+    msizes = np.empty(n, np.int32)
+    child = np.empty(n, np.int8)
+    trial = np.empty(n, np.int32)
+    best_points = -(1 << 40)
+    best_len = 0
+    played = 0
+    gained = 0
+    playouts = 0
+    while True:
+        k = _legal(state, width, height, label, sizes, reps, stack, moves, msizes)
+        if k == 0:
+            break
+        if monotonic_ns() < deadline_ns:
+            for m in range(k):
+                child[:] = state
+                remove_at(child, width, height, moves[m], stack)
+                step = (msizes[m] - 2) * (msizes[m] - 2)
+                if level == 1:
+                    points, length = playout(child, width, height, penalty, trial, 0,
+                                             label, sizes, reps, stack, counts)
+                    playouts += 1
+                else:
+                    points, length, more = nmcs(child, width, height, level - 1, penalty, -1,
+                                                deadline_ns, trial)
+                    playouts += more
+                total = gained + step + points
+                if total > best_points:
+                    best_points = total
+                    best_seq[played] = moves[m]
+                    best_seq[played + 1:played + 1 + length] = trial[:length]
+                    best_len = played + 1 + length
+                if monotonic_ns() >= deadline_ns:
+                    break
+        if played >= best_len:
+            # no whole game recorded yet (out of time at once): play the first move
+            best_seq[played] = moves[0]
+            best_len = played + 1
+            best_points = -(1 << 40)
+        move = best_seq[played]
+        removed = remove_at(state, width, height, move, stack)
+        gained += (removed - 2) * (removed - 2)
+        played += 1
+    left = 0
+    for i in range(n):
+        if state[i] != EMPTY:
+            left += 1
+    return gained + _terminal_bonus(left, penalty), played, playouts
