@@ -1,0 +1,581 @@
+"""numba kernels: multi-word bitboard jump generation and whole searches.
+
+A position is a ``uint64[W]`` array in the bit numbering of
+:mod:`gridsolver.pegs.rules` (bit ``r * (cols + 1) + c``). All jumps in one
+direction with bit offset ``o`` come from three word shifts:
+``from = P & (P >> o) & (E >> 2o)`` with ``E = holes & ~P``; the spare column
+per row keeps a shift from wrapping a jump round a row end.
+
+A jump is coded ``from_bit * D + direction``. Searches run entirely inside a
+kernel and check the clock every 4096 nodes. Transposition tables are open
+addressing on numpy arrays: ``tt_hash[slot]`` (0 = empty, else Zobrist|1)
+and ``tt_keys[slot, :]`` the full position, so a lookup never confuses two
+positions and proofs stay sound. This module imports numba: import it only
+inside command functions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gridsolver.core.clock import monotonic_ns
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+PROBES = 64
+CHECK_EVERY = 4096
+
+# kernel exit codes
+EXHAUSTED, FOUND, OUT_OF_TIME, OUT_OF_NODES, OUT_OF_MEMORY, TABLE_FULL = 0, 1, 2, 3, 4, 5
+
+
+@njit(cache=True, inline="always")
+def get_bit(words, i):
+    return (words[i >> 6] >> np.uint64(i & 63)) & ONE
+
+
+@njit(cache=True, inline="always")
+def flip_bit(words, i):
+    words[i >> 6] ^= ONE << np.uint64(i & 63)
+
+
+@njit(cache=True)
+def fetch(src, k, dst):
+    """``dst`` bit i = ``src`` bit i + k (zero outside); k may be negative."""
+    n = src.shape[0]
+    q = abs(k) >> 6
+    r = np.uint64(abs(k) & 63)
+    back = np.uint64(64) - r
+    for w in range(n):
+        if k >= 0:
+            lo = w + q
+            v = src[lo] >> r if lo < n else ZERO
+            if r != 0 and lo + 1 < n:
+                v |= src[lo + 1] << back
+        else:
+            hi = w - q
+            v = src[hi] << r if hi >= 0 else ZERO
+            if r != 0 and hi - 1 >= 0:
+                v |= src[hi - 1] >> back
+        dst[w] = v
+
+
+@njit(cache=True)
+def popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@njit(cache=True)
+def count_pegs(pos):
+    total = 0
+    for w in range(pos.shape[0]):
+        total += np.int64(popcount(pos[w]))
+    return total
+
+
+@njit(cache=True, inline="always")
+def trailing_zeros(x):
+    return np.int64(popcount((x & (~x + ONE)) - ONE))
+
+
+@njit(cache=True)
+def generate(pos, holes, offsets, out, scratch):
+    """Write the codes of every legal jump into ``out``; return how many.
+
+    ``scratch`` is a ``uint64[3, W]`` work area. Codes come by direction,
+    then by from-bit.
+    """
+    nw = pos.shape[0]
+    dcount = offsets.shape[0]
+    empty = scratch[0]
+    over = scratch[1]
+    land = scratch[2]
+    for w in range(nw):
+        empty[w] = holes[w] & ~pos[w]
+    n = 0
+    for d in range(dcount):
+        o = offsets[d]
+        fetch(pos, o, over)
+        fetch(empty, 2 * o, land)
+        for w in range(nw):
+            m = pos[w] & over[w] & land[w]
+            while m != ZERO:
+                low = m & (~m + ONE)
+                bit = w * 64 + trailing_zeros(low)
+                out[n] = bit * dcount + d
+                n += 1
+                m ^= low
+    return n
+
+
+@njit(cache=True)
+def tt_find(tt_hash, tt_keys, h, key):
+    """Slot of ``key`` (>= 0), or -1 - (first empty slot) when absent, or -1 - slots when full."""
+    mask = tt_hash.shape[0] - 1
+    h = h | ONE
+    nw = key.shape[0]
+    slot = np.int64(h & np.uint64(mask))
+    for _ in range(PROBES):
+        stored = tt_hash[slot]
+        if stored == ZERO:
+            return -1 - slot
+        if stored == h:
+            same = True
+            for w in range(nw):
+                if tt_keys[slot, w] != key[w]:
+                    same = False
+                    break
+            if same:
+                return slot
+        slot = (slot + 1) & mask
+    return -1 - tt_hash.shape[0]
+
+
+@njit(cache=True)
+def tt_store(tt_hash, tt_keys, slot, h, key):
+    tt_hash[slot] = h | ONE
+    for w in range(key.shape[0]):
+        tt_keys[slot, w] = key[w]
+
+
+@njit(cache=True)
+def tt_rehash(old_hash, old_keys, new_hash, new_keys):
+    """Copy every entry of one table into a bigger one; returns the entries copied."""
+    moved = 0
+    for i in range(old_hash.shape[0]):
+        if old_hash[i] != ZERO:
+            slot = tt_find(new_hash, new_keys, old_hash[i], old_keys[i])
+            if slot < 0 and -1 - slot < new_hash.shape[0]:
+                tt_store(new_hash, new_keys, -1 - slot, old_hash[i], old_keys[i])
+                moved += 1
+    return moved
+
+
+@njit(cache=True)
+def smallest_image(images, nsym):
+    """Index of the lexicographically smallest of ``images[0:nsym]`` (top word first)."""
+    best = 0
+    nw = images.shape[1]
+    for s in range(1, nsym):
+        for w in range(nw - 1, -1, -1):
+            a = images[s, w]
+            b = images[best, w]
+            if a != b:
+                if a < b:
+                    best = s
+                break
+    return best
+
+
+@njit(cache=True)
+def order_moves(codes, n, weights, noise, keys):
+    """Sort ``codes[:n]`` by weight (+ noise), best first."""
+    for i in range(n):
+        keys[i] = -weights[codes[i]] - (noise * np.random.random() if noise > 0 else 0.0)
+    if n > 24:
+        idx = np.argsort(keys[:n])
+        tmp = codes[:n].copy()
+        for i in range(n):
+            codes[i] = tmp[idx[i]]
+        return
+    for i in range(1, n):
+        c = codes[i]
+        k = keys[i]
+        j = i - 1
+        while j >= 0 and keys[j] > k:
+            keys[j + 1] = keys[j]
+            codes[j + 1] = codes[j]
+            j -= 1
+        keys[j + 1] = k
+        codes[j + 1] = c
+
+
+@njit(cache=True)
+def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, tt_hash, tt_keys, grow_at,
+        noise, seed, node_limit, deadline_ns, best_path, stats):
+    """Depth-first search over jumps with a table of fully explored positions.
+
+    ``target < 0``: most jumps (stop at one peg); else one peg in bit
+    ``target``. ``perms[s]`` maps bit indices under the s-th symmetry (the
+    caller passes only symmetries valid for the objective). A position is
+    stored (as its smallest symmetric image) once its whole subtree is
+    explored; since every position has a fixed depth (pegs removed), a stored
+    position never needs another visit, for either objective.
+
+    When the table holds ``grow_at`` entries (> 0) the search stops with
+    TABLE_FULL so the caller can give it a bigger table and run again (the
+    stored positions stay valid). Returns an exit code; ``stats`` gets
+    [nodes, best depth, table entries];
+    ``best_path[:best depth]`` the jumps of the deepest (or winning) line.
+    """
+    np.random.seed(seed)
+    nw = start.shape[0]
+    dcount = offsets.shape[0]
+    pegs = count_pegs(start)
+    max_depth = pegs - 1
+    maxmoves = nw * 64 * dcount
+    images = np.zeros((max_depth + 1, nsym, nw), dtype=np.uint64)
+    hashes = np.zeros((max_depth + 1, nsym), dtype=np.uint64)
+    moves = np.zeros((max_depth + 1, min(maxmoves, 4 * pegs * dcount + 8)), dtype=np.int32)
+    count = np.zeros(max_depth + 1, dtype=np.int64)
+    nxt = np.zeros(max_depth + 1, dtype=np.int64)
+    path = np.zeros(max_depth + 1, dtype=np.int32)
+    codes = np.zeros(maxmoves, dtype=np.int32)
+    keys = np.zeros(maxmoves, dtype=np.float64)
+    scratch = np.zeros((3, nw), dtype=np.uint64)
+    for s in range(nsym):
+        for b in range(nw * 64):
+            if get_bit(start, b):
+                p = perms[s, b]
+                flip_bit(images[0, s], p)
+                hashes[0, s] ^= zobrist[p]
+    entries = stats[2]
+    nodes = 0
+    best = 0
+    depth = 0
+    n = generate(images[0, 0], holes, offsets, codes, scratch)
+    order_moves(codes, n, weights, noise, keys)
+    moves[0, :n] = codes[:n]
+    count[0] = n
+    nxt[0] = 0
+    code = EXHAUSTED
+    while True:
+        if nxt[depth] < count[depth]:
+            m = moves[depth, nxt[depth]]
+            nxt[depth] += 1
+            nodes += 1
+            if nodes % CHECK_EVERY == 0:
+                if nodes >= node_limit:
+                    code = OUT_OF_NODES
+                    break
+                if monotonic_ns() >= deadline_ns:
+                    code = OUT_OF_TIME
+                    break
+            a = m // dcount
+            o = offsets[m % dcount]
+            b = a + o
+            c = b + o
+            child = depth + 1
+            for s in range(nsym):
+                images[child, s, :] = images[depth, s, :]
+                pa = perms[s, a]
+                pb = perms[s, b]
+                pc = perms[s, c]
+                flip_bit(images[child, s], pa)
+                flip_bit(images[child, s], pb)
+                flip_bit(images[child, s], pc)
+                hashes[child, s] = hashes[depth, s] ^ zobrist[pa] ^ zobrist[pb] ^ zobrist[pc]
+            path[depth] = m
+            if target < 0:
+                if child > best:
+                    best = child
+                    best_path[:child] = path[:child]
+                    if child == max_depth:
+                        code = FOUND
+                        break
+            else:
+                if child > best:
+                    best = child
+                if child == max_depth:
+                    if get_bit(images[child, 0], target):
+                        best_path[:child] = path[:child]
+                        code = FOUND
+                        break
+                    continue
+            s = smallest_image(images[child], nsym)
+            if tt_find(tt_hash, tt_keys, hashes[child, s], images[child, s]) >= 0:
+                continue
+            n = generate(images[child, 0], holes, offsets, codes, scratch)
+            if n == 0:
+                continue
+            order_moves(codes, n, weights, noise, keys)
+            moves[child, :n] = codes[:n]
+            count[child] = n
+            nxt[child] = 0
+            depth = child
+        else:
+            if depth == 0:
+                break
+            s = smallest_image(images[depth], nsym)
+            slot = tt_find(tt_hash, tt_keys, hashes[depth, s], images[depth, s])
+            if slot < 0 and -1 - slot < tt_hash.shape[0]:
+                tt_store(tt_hash, tt_keys, -1 - slot, hashes[depth, s], images[depth, s])
+                entries += 1
+                if entries == grow_at:
+                    code = TABLE_FULL
+                    break
+            depth -= 1
+    stats[0] = nodes
+    stats[1] = best
+    stats[2] = entries
+    return code
+
+
+@njit(cache=True)
+def published(start, holes, offsets, zobrist, pool_size, record_size, seen_slots, bias, seed,
+              node_limit, deadline_ns, best_path, stats):
+    """The published comesolo method: visited hashes, one queue per score, biased picks.
+
+    Every new position's 64-bit Zobrist hash goes into a set; new positions
+    wait in the queue of their score (jumps so far). The next position to
+    expand comes from the best non-empty queue with probability ``bias``
+    (0.31), else the next one down with the same chance, and so on (31%,
+    21%, 14%, 10%, ...). It stops at one peg, or when the pool, the record
+    of parents or the hash set is full (the method's "memory exhausted"),
+    or on the budget. Returns an exit code; stats = [nodes, best score, positions].
+    """
+    np.random.seed(seed)
+    nw = start.shape[0]
+    dcount = offsets.shape[0]
+    max_score = count_pegs(start) - 1
+    pool = np.zeros((pool_size, nw), dtype=np.uint64)
+    pool_hash = np.zeros(pool_size, dtype=np.uint64)
+    pool_record = np.zeros(pool_size, dtype=np.int64)
+    pool_next = np.full(pool_size, -1, dtype=np.int64)
+    for i in range(pool_size - 1):
+        pool_next[i] = i + 1
+    free = 0
+    head = np.full(max_score + 1, -1, dtype=np.int64)
+    record_parent = np.zeros(record_size, dtype=np.int64)
+    record_move = np.zeros(record_size, dtype=np.int32)
+    seen = np.zeros(seen_slots, dtype=np.uint64)
+    seen_mask = np.uint64(seen_slots - 1)
+    codes = np.zeros(nw * 64 * dcount, dtype=np.int32)
+    scratch = np.zeros((3, nw), dtype=np.uint64)
+    child = np.zeros(nw, dtype=np.uint64)
+    h0 = ZERO
+    for b in range(nw * 64):
+        if get_bit(start, b):
+            h0 ^= zobrist[b]
+    # the start: record 0, in queue 0
+    slot = free
+    free = pool_next[slot]
+    pool[slot, :] = start
+    pool_hash[slot] = h0
+    pool_record[slot] = 0
+    record_parent[0] = -1
+    records = 1
+    pool_next[slot] = -1
+    head[0] = slot
+    top = 0  # highest score with a non-empty queue (or lower)
+    best = 0
+    best_record = 0
+    nodes = 0
+    code = EXHAUSTED
+    while True:
+        while top >= 0 and head[top] < 0:
+            top -= 1
+        if top < 0:
+            break
+        # biased choice: walk down the non-empty queues, taking each with probability bias
+        pick = -1
+        while pick < 0:
+            for s in range(top, -1, -1):
+                if head[s] >= 0 and np.random.random() < bias:
+                    pick = s
+                    break
+        slot = head[pick]
+        head[pick] = pool_next[slot]
+        pos = pool[slot].copy()
+        h = pool_hash[slot]
+        rec = pool_record[slot]
+        pool_next[slot] = free
+        free = slot
+        n = generate(pos, holes, offsets, codes, scratch)
+        score = pick + 1
+        stop = False
+        for i in range(n):
+            nodes += 1
+            if nodes % CHECK_EVERY == 0:
+                if nodes >= node_limit:
+                    code = OUT_OF_NODES
+                    stop = True
+                    break
+                if monotonic_ns() >= deadline_ns:
+                    code = OUT_OF_TIME
+                    stop = True
+                    break
+            m = codes[i]
+            a = m // dcount
+            o = offsets[m % dcount]
+            child[:] = pos
+            flip_bit(child, a)
+            flip_bit(child, a + o)
+            flip_bit(child, a + 2 * o)
+            ch = h ^ zobrist[a] ^ zobrist[a + o] ^ zobrist[a + 2 * o]
+            key = ch | ONE
+            j = ch & seen_mask
+            known = False
+            probes = 0
+            while seen[j] != ZERO:
+                if seen[j] == key:
+                    known = True
+                    break
+                j = (j + ONE) & seen_mask
+                probes += 1
+                if probes > PROBES:
+                    break
+            if known:
+                continue
+            if seen[j] != ZERO or records >= record_size or free < 0:
+                code = OUT_OF_MEMORY
+                stop = True
+                break
+            seen[j] = key
+            record_parent[records] = rec
+            record_move[records] = m
+            if score > best:
+                best = score
+                best_record = records
+            records += 1
+            if score == max_score:
+                code = FOUND
+                stop = True
+                break
+            slot = free
+            free = pool_next[slot]
+            pool[slot, :] = child
+            pool_hash[slot] = ch
+            pool_record[slot] = records - 1
+            pool_next[slot] = head[score]
+            head[score] = slot
+            if score > top:
+                top = score
+        if stop:
+            break
+    # the path of the best record, walking parents back to the start
+    r = best_record
+    k = best
+    while r > 0:
+        k -= 1
+        best_path[k] = record_move[r]
+        r = record_parent[r]
+    stats[0] = nodes
+    stats[1] = best
+    stats[2] = records
+    return code
+
+
+@njit(cache=True)
+def fewest_moves(start, holes, offsets, must_move, target, free_survivor, limit, tt_hash, tt_keys,
+                 tt_budget, node_limit, deadline_ns, best_path, stats):
+    """Depth-first search for one peg left (in bit ``target``, or anywhere when < 0) in at
+    most ``limit`` moves, a move being a run of jumps by one peg.
+
+    The state is the position plus the bit of the peg that moved last (it may
+    go on jumping for free). Lower bound: every peg on a ``must_move`` hole
+    (a hole no jump can pass over) must make a move of its own, except the
+    peg that moved last and a survivor allowed to stay there
+    (``free_survivor``). The table keeps, per state, the largest remaining
+    move budget shown to be too small. Returns FOUND (``best_path`` holds the
+    jumps, ``stats[1]`` their number), EXHAUSTED (no solution within
+    ``limit``), or a budget code; stats[0] = nodes.
+    """
+    nw = start.shape[0]
+    dcount = offsets.shape[0]
+    pegs = count_pegs(start)
+    max_depth = pegs - 1
+    maxmoves = nw * 64 * dcount
+    pos = np.zeros((max_depth + 1, nw), dtype=np.uint64)
+    last = np.full(max_depth + 1, -1, dtype=np.int64)
+    used = np.zeros(max_depth + 1, dtype=np.int64)
+    moves = np.zeros((max_depth + 1, min(maxmoves, 4 * pegs * dcount + 8)), dtype=np.int32)
+    count = np.zeros(max_depth + 1, dtype=np.int64)
+    nxt = np.zeros(max_depth + 1, dtype=np.int64)
+    path = np.zeros(max_depth + 1, dtype=np.int32)
+    codes = np.zeros(maxmoves, dtype=np.int32)
+    scratch = np.zeros((3, nw), dtype=np.uint64)
+    key = np.zeros(nw + 1, dtype=np.uint64)
+    pos[0, :] = start
+    n = generate(pos[0], holes, offsets, codes, scratch)
+    moves[0, :n] = codes[:n]
+    count[0] = n
+    nodes = 0
+    depth = 0
+    code = EXHAUSTED
+    while True:
+        if nxt[depth] < count[depth]:
+            m = moves[depth, nxt[depth]]
+            nxt[depth] += 1
+            nodes += 1
+            if nodes % CHECK_EVERY == 0:
+                if nodes >= node_limit:
+                    code = OUT_OF_NODES
+                    break
+                if monotonic_ns() >= deadline_ns:
+                    code = OUT_OF_TIME
+                    break
+            a = m // dcount
+            o = offsets[m % dcount]
+            child = depth + 1
+            cost = used[depth] + (0 if a == last[depth] else 1)
+            if cost > limit:
+                continue
+            pos[child, :] = pos[depth]
+            flip_bit(pos[child], a)
+            flip_bit(pos[child], a + o)
+            flip_bit(pos[child], a + 2 * o)
+            last[child] = a + 2 * o
+            used[child] = cost
+            path[depth] = m
+            if child == max_depth:
+                if target < 0 or get_bit(pos[child], target):
+                    best_path[:child] = path[:child]
+                    stats[1] = child
+                    code = FOUND
+                    break
+                continue
+            bound = 0
+            for w in range(nw):
+                bound += np.int64(popcount(pos[child, w] & must_move[w]))
+            if get_bit(must_move, last[child]):
+                bound -= 1
+            if free_survivor:
+                bound -= 1
+            remaining = limit - cost
+            if bound > remaining:
+                continue
+            key[:nw] = pos[child]
+            key[nw] = np.uint64(last[child])
+            h = position_hash(key)
+            slot = tt_find(tt_hash, tt_keys, h, key)
+            if slot >= 0 and tt_budget[slot] >= remaining:
+                continue
+            n = generate(pos[child], holes, offsets, codes, scratch)
+            moves[child, :n] = codes[:n]
+            count[child] = n
+            nxt[child] = 0
+            depth = child
+        else:
+            if depth == 0:
+                break
+            key[:nw] = pos[depth]
+            key[nw] = np.uint64(last[depth])
+            h = position_hash(key)
+            remaining = limit - used[depth]
+            slot = tt_find(tt_hash, tt_keys, h, key)
+            if slot >= 0:
+                if tt_budget[slot] < remaining:
+                    tt_budget[slot] = remaining
+            elif -1 - slot < tt_hash.shape[0]:
+                tt_store(tt_hash, tt_keys, -1 - slot, h, key)
+                tt_budget[-1 - slot] = remaining
+            depth -= 1
+    stats[0] += nodes
+    return code
+
+
+@njit(cache=True)
+def position_hash(key):
+    """A 64-bit mix of the words of ``key`` (splitmix64 finaliser per word)."""
+    h = np.uint64(0x243F6A8885A308D3)
+    for w in range(key.shape[0]):
+        x = key[w] + h + np.uint64(0x9E3779B97F4A7C15)
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        h = x ^ (x >> np.uint64(31))
+    return h

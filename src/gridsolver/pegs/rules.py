@@ -1,0 +1,346 @@
+"""Peg solitaire rules: boards, jumps, parsing and printing (plain Python).
+
+A board is a set of holes on a grid, some holding pegs. A jump moves a peg
+over an adjacent peg, in a straight line, into the empty hole just beyond;
+the jumped peg is removed. Which straight lines count is part of the rules:
+``orthogonal`` (4 directions, the classic game), ``diagonal`` (8 directions,
+the comesolo problem) or ``triangular`` (6 directions on a triangular lattice
+drawn as a staircase: row ``r`` is sheared so the lattice directions are
+``(0, ±1)``, ``(±1, 0)`` and ``±(1, 1)``).
+
+Positions are bitboards: bit ``r * stride + c`` with ``stride = cols + 1``.
+The spare column keeps a distance-two jump from wrapping round a row end, so
+the numba kernels can find every jump of a direction with word shifts; the
+Python reference uses the same bit numbering, so positions compare directly.
+
+Text: ``o`` a peg, ``.`` an empty hole, space or ``-`` no hole; square
+comesolo boards may use ``1`` (peg) and ``0`` (empty) instead.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from gridsolver.core.boards import BoardText, read_package_text
+from gridsolver.core.errors import InputError
+
+Cell = tuple[int, int]
+Jump = tuple[Cell, Cell]  # from (row, col) -> to (row, col)
+
+MAX_SIDE = 30  # rows and columns; 30 x 30 = 900 holes is the comesolo maximum
+ORTHOGONAL: tuple[Cell, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
+DIAGONAL: tuple[Cell, ...] = ORTHOGONAL + ((1, 1), (1, -1), (-1, 1), (-1, -1))
+TRIANGULAR: tuple[Cell, ...] = ((0, 1), (1, 0), (1, 1), (0, -1), (-1, 0), (-1, -1))
+JUMP_RULES: dict[str, tuple[Cell, ...]] = {
+    "orthogonal": ORTHOGONAL, "diagonal": DIAGONAL, "triangular": TRIANGULAR,
+}
+
+PEG, EMPTY, NONE = "o", ".", "-"
+CLASSIC_CHARS = {"o": 1, ".": 0, " ": -1, "-": -1}
+COMESOLO_CHARS = {"1": 1, "0": 0}
+
+# name -> (data file, default jump rule)
+NAMED_BOARDS: dict[str, tuple[str, str]] = {
+    "english": ("english.txt", "orthogonal"),
+    "european": ("european.txt", "orthogonal"),
+    "french": ("european.txt", "orthogonal"),
+    "wiegleb": ("wiegleb.txt", "orthogonal"),
+    "diamond": ("diamond.txt", "orthogonal"),
+    "triangle": ("triangle.txt", "triangular"),
+}
+SQUARE_NAME = re.compile(r"^(\d+)x(\d+)$")
+
+
+@dataclass(frozen=True)
+class Board:
+    """A peg solitaire position: the holes, the pegs in them and the jump rule."""
+
+    rows: int
+    cols: int
+    holes: int  # bitboard of holes
+    pegs: int  # bitboard of pegs (a subset of holes)
+    jumps: str = "orthogonal"
+    comesolo: bool = False  # written with 1/0 (printing keeps the style)
+
+    @property
+    def stride(self) -> int:
+        return self.cols + 1
+
+    @property
+    def bits(self) -> int:
+        """Bits a position needs (the kernels round this up to 64-bit words)."""
+        return self.rows * self.stride
+
+    @property
+    def directions(self) -> tuple[Cell, ...]:
+        return JUMP_RULES[self.jumps]
+
+    def index(self, cell: Cell) -> int:
+        return cell[0] * self.stride + cell[1]
+
+    def cell(self, index: int) -> Cell:
+        return divmod(index, self.stride)
+
+    def is_hole(self, cell: Cell) -> bool:
+        r, c = cell
+        return 0 <= r < self.rows and 0 <= c < self.cols and bool(self.holes >> self.index(cell) & 1)
+
+    def has_peg(self, cell: Cell) -> bool:
+        return self.is_hole(cell) and bool(self.pegs >> self.index(cell) & 1)
+
+    @property
+    def peg_count(self) -> int:
+        return self.pegs.bit_count()
+
+    @property
+    def hole_count(self) -> int:
+        return self.holes.bit_count()
+
+    def hole_cells(self) -> list[Cell]:
+        return [self.cell(i) for i in bit_indices(self.holes)]
+
+    def peg_cells(self) -> list[Cell]:
+        return [self.cell(i) for i in bit_indices(self.pegs)]
+
+    def with_pegs(self, pegs: int) -> Board:
+        return Board(self.rows, self.cols, self.holes, pegs, self.jumps, self.comesolo)
+
+    def with_jumps(self, jumps: str) -> Board:
+        if jumps not in JUMP_RULES:
+            raise InputError(f"unknown jump rule {jumps!r} (expected one of {', '.join(JUMP_RULES)})")
+        return Board(self.rows, self.cols, self.holes, self.pegs, jumps, self.comesolo)
+
+
+def bit_indices(mask: int) -> Iterable[int]:
+    """Indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+# -- jumps ----------------------------------------------------------------------
+
+def triples(board: Board) -> list[tuple[int, int, int]]:
+    """Every (from, over, to) bit-index triple of holes a jump can use, by cell then direction."""
+    out = []
+    for r, c in board.hole_cells():
+        for dr, dc in board.directions:
+            over, to = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+            if board.is_hole(over) and board.is_hole(to):
+                out.append((board.index((r, c)), board.index(over), board.index(to)))
+    return out
+
+
+def jump_over(jump: Jump) -> Cell:
+    (r0, c0), (r1, c1) = jump
+    return ((r0 + r1) // 2, (c0 + c1) // 2)
+
+
+def check_jump(board: Board, jump: Jump) -> str | None:
+    """Why ``jump`` is illegal on ``board``, or None when it is legal."""
+    (r0, c0), (r1, c1) = jump
+    dr, dc = r1 - r0, c1 - c0
+    if dr % 2 or dc % 2 or (dr // 2, dc // 2) not in board.directions:
+        return f"{jump[0]} -> {jump[1]} is not a {board.jumps} jump of length two"
+    over = jump_over(jump)
+    if not board.has_peg(jump[0]):
+        return f"no peg at {jump[0]}"
+    if not board.has_peg(over):
+        return f"no peg to jump over at {over}"
+    if not board.is_hole(jump[1]):
+        return f"{jump[1]} is not a hole"
+    if board.has_peg(jump[1]):
+        return f"the hole {jump[1]} is not empty"
+    return None
+
+
+def legal_jumps(board: Board) -> list[Jump]:
+    """Every legal jump, ordered by the from-cell then the direction."""
+    out = []
+    for a, b, c in triples(board):
+        if board.pegs >> a & 1 and board.pegs >> b & 1 and not board.pegs >> c & 1:
+            out.append((board.cell(a), board.cell(c)))
+    return out
+
+
+def apply(board: Board, jump: Jump) -> Board:
+    """The board after ``jump``; raises InputError when the jump is illegal."""
+    problem = check_jump(board, jump)
+    if problem is not None:
+        raise InputError(f"illegal jump: {problem}")
+    flip = (1 << board.index(jump[0])) | (1 << board.index(jump_over(jump))) | (1 << board.index(jump[1]))
+    return board.with_pegs(board.pegs ^ flip)
+
+
+def replay(board: Board, jumps: Sequence[Jump]) -> Board:
+    """Apply every jump in order under the rules (raises on the first illegal one)."""
+    for jump in jumps:
+        board = apply(board, jump)
+    return board
+
+
+def count_moves(jumps: Sequence[Jump]) -> int:
+    """Moves in a jump sequence: a move is a run of consecutive jumps by the same peg."""
+    moves, last_to = 0, None
+    for start, to in jumps:
+        if start != last_to:
+            moves += 1
+        last_to = to
+    return moves
+
+
+# -- text -------------------------------------------------------------------------
+
+def parse(text: BoardText, jumps: str | None = None) -> Board:
+    """Read a board; errors name the source, row and column of the offending character."""
+    rows = text.rows
+    comesolo = any(ch in COMESOLO_CHARS for row in rows for ch in row)
+    alphabet = COMESOLO_CHARS if comesolo else CLASSIC_CHARS
+    if len(rows) > MAX_SIDE:
+        raise text.error(f"{len(rows)} rows, more than the {MAX_SIDE} supported")
+    width = max(len(row) for row in rows)
+    if comesolo:
+        for r, row in enumerate(rows):
+            if len(row) != len(rows[0]):
+                raise text.error(f"ragged square board: row has {len(row)} cells but the first row has "
+                                 f"{len(rows[0])}", row=r)
+    if width > MAX_SIDE:
+        raise text.error(f"{width} columns, more than the {MAX_SIDE} supported")
+    allowed = ", ".join(repr(ch) for ch in alphabet)
+    board = Board(len(rows), width, 0, 0)
+    holes = pegs = 0
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            value = alphabet.get(ch)
+            if value is None:
+                style = "a 1/0 comesolo board" if comesolo else "a board"
+                raise text.error(f"unexpected character {ch!r} in {style} (allowed: {allowed})", r, c)
+            if value >= 0:
+                holes |= 1 << board.index((r, c))
+            if value == 1:
+                pegs |= 1 << board.index((r, c))
+    if holes == pegs:
+        raise text.error("no empty hole: no jump is possible")
+    if pegs == 0:
+        raise text.error("no peg on the board")
+    rule = jumps or default_jumps(text, comesolo)
+    return Board(len(rows), width, holes, pegs, "orthogonal", comesolo).with_jumps(rule)
+
+
+def default_jumps(text: BoardText, comesolo: bool) -> str:
+    """Diagonal for comesolo boards, the named board's rule, else orthogonal."""
+    if comesolo:
+        return "diagonal"
+    named_rule = NAMED_BOARDS.get(text.source.lower())
+    if named_rule and not os.path.exists(text.source):
+        return named_rule[1]
+    return "orthogonal"
+
+
+def format_board(board: Board) -> str:
+    """The board as text that :func:`parse` reads back to the same board."""
+    peg, empty, none = ("1", "0", "-") if board.comesolo else (PEG, EMPTY, NONE)
+    lines = []
+    for r in range(board.rows):
+        line = []
+        for c in range(board.cols):
+            if not board.is_hole((r, c)):
+                line.append(none)
+            else:
+                line.append(peg if board.has_peg((r, c)) else empty)
+        lines.append("".join(line))
+    return "\n".join(lines)
+
+
+def named(name: str) -> str | None:
+    """Text of a named board: english, european, wiegleb, diamond, triangle, or NxN squares.
+
+    ``NxN`` (for example ``6x6``) is a rectangle of holes full of pegs with one
+    empty hole at ``((rows - 1) // 2, (cols - 1) // 2)``: the centre of an odd
+    board, the centre's upper-left neighbour on an even one.
+    """
+    key = name.lower()
+    if key in NAMED_BOARDS:
+        text = read_package_text("gridsolver.pegs", "data/" + NAMED_BOARDS[key][0])
+        return text
+    match = SQUARE_NAME.match(key)
+    if match:
+        rows, cols = int(match.group(1)), int(match.group(2))
+        if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE) or rows * cols < 2:
+            raise InputError(f"{name}: square boards go from 1x2 up to {MAX_SIDE}x{MAX_SIDE}")
+        grid = [["o"] * cols for _ in range(rows)]
+        grid[(rows - 1) // 2][(cols - 1) // 2] = "."
+        return "\n".join("".join(row) for row in grid) + "\n"
+    return None
+
+
+def parse_cell(text: str, what: str = "--finish") -> Cell:
+    """``ROW,COL`` (0-based) as a cell; InputError naming the value otherwise."""
+    parts = text.replace(" ", "").split(",")
+    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+        raise InputError(f"{what} {text!r}: expected ROW,COL (0-based), e.g. 3,3")
+    return int(parts[0]), int(parts[1])
+
+
+def format_jump(jump: Jump) -> str:
+    (r0, c0), (r1, c1) = jump
+    return f"({r0},{c0})->({r1},{c1})"
+
+
+def parse_jump(text: str) -> Jump:
+    """Read ``(r,c)->(r,c)`` as printed by :func:`format_jump`."""
+    match = re.fullmatch(r"\s*\((\d+),(\d+)\)\s*->\s*\((\d+),(\d+)\)\s*", text)
+    if not match:
+        raise InputError(f"jump {text!r}: expected (ROW,COL)->(ROW,COL)")
+    r0, c0, r1, c1 = (int(g) for g in match.groups())
+    return (r0, c0), (r1, c1)
+
+
+class PegSolitaire:
+    """Peg solitaire in the shared puzzle interface (:mod:`gridsolver.core.game`)."""
+
+    name = "pegs"
+    comment = "#"
+
+    def parse(self, board: BoardText) -> Board:
+        return parse(board)
+
+    def format(self, board: Board) -> str:
+        return format_board(board)
+
+    def legal_moves(self, board: Board) -> list[Jump]:
+        return legal_jumps(board)
+
+    def apply(self, board: Board, move: Jump) -> Board:
+        return apply(board, move)
+
+    def named(self, name: str) -> str | None:
+        return named(name)
+
+
+def random_board(rows: int, cols: int, density: float, seed: int) -> Board:
+    """A comesolo board: every cell a hole, each holding a peg with chance ``density``.
+
+    At least one hole is empty and at least two hold pegs, so the board parses back.
+    """
+    import random
+
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE) or rows * cols < 3:
+        raise InputError(f"random boards go from 1x3 up to {MAX_SIDE}x{MAX_SIDE}, got {rows}x{cols}")
+    if not 0.0 < density < 1.0:
+        raise InputError(f"density must be between 0 and 1, got {density}")
+    rng = random.Random(seed)
+    board = Board(rows, cols, 0, 0, "diagonal", comesolo=True)
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    pegs = [rng.random() < density for _ in cells]
+    if all(pegs):
+        pegs[rng.randrange(len(cells))] = False
+    while sum(pegs) < 2:
+        pegs[rng.randrange(len(cells))] = True
+    holes = sum(1 << board.index(cell) for cell in cells)
+    peg_mask = sum(1 << board.index(cell) for cell, p in zip(cells, pegs, strict=True) if p)
+    return Board(rows, cols, holes, peg_mask, "diagonal", comesolo=True)

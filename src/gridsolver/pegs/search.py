@@ -1,0 +1,413 @@
+"""Peg solitaire solvers: set up the kernels, run them within the budget, verify, report.
+
+Objectives (see ``docs/pegs.md``):
+
+- ``jumps``: most jumps (fewest pegs left). Default strategy: depth-first
+  searches restarted with doubling node limits and noisy move order, sharing
+  one table of fully explored positions (anytime, and exhaustive when a run
+  completes). ``published``: the published comesolo method
+  (:func:`gridsolver.pegs.kernels.published`).
+- ``finish``: one peg left in a given hole. Position classes first, then a
+  depth-first search with a table of dead positions under the symmetries
+  that fix the finish hole; an exhausted search proves impossibility.
+- ``moves``: fewest moves (runs of jumps by one peg) to one peg, by
+  iterative deepening on the move count.
+
+Every solution is replayed with :func:`gridsolver.pegs.rules.replay` before
+it is reported; ``verified`` is True only if the replay reaches the claimed
+result.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from gridsolver.core.budget import Budget, peak_rss_mb
+from gridsolver.core.errors import InputError
+from gridsolver.core.result import SearchStats, SolveResult
+from gridsolver.pegs import rules
+from gridsolver.pegs.geometry import PositionClasses, fixing, symmetries
+from gridsolver.pegs.rules import Board, Cell, Jump
+
+OBJECTIVES = ("jumps", "finish", "moves")
+STRATEGIES = ("default", "published")
+PUBLISHED_BIAS = 0.31
+
+
+@dataclass
+class Layout:
+    """A board's numpy arrays for the kernels."""
+
+    board: Board
+    words: int
+    holes: np.ndarray
+    offsets: np.ndarray
+    zobrist: np.ndarray
+
+    @classmethod
+    def of(cls, board: Board, seed: int = 0) -> Layout:
+        words = max(1, -(-board.bits // 64))
+        offsets = np.array([dr * board.stride + dc for dr, dc in board.directions], dtype=np.int64)
+        rng = np.random.default_rng(0x5EED ^ seed)
+        zobrist = rng.integers(0, 2**63, size=words * 64, dtype=np.int64).astype(np.uint64) * np.uint64(2)
+        zobrist ^= rng.integers(0, 2, size=words * 64, dtype=np.int64).astype(np.uint64)
+        layout = cls(board, words, np.zeros(words, np.uint64), offsets, zobrist)
+        layout.holes = layout.to_words(board.holes)
+        return layout
+
+    def to_words(self, mask: int) -> np.ndarray:
+        return np.array([(mask >> (64 * w)) & (2**64 - 1) for w in range(self.words)], dtype=np.uint64)
+
+    def from_words(self, words: np.ndarray) -> int:
+        return sum(int(v) << (64 * w) for w, v in enumerate(words))
+
+    def decode(self, code: int) -> Jump:
+        d = len(self.offsets)
+        a, direction = divmod(int(code), d)
+        dr, dc = self.board.directions[direction]
+        r, c = self.board.cell(a)
+        return (r, c), (r + 2 * dr, c + 2 * dc)
+
+    def perm_array(self, perms: list[tuple[int, ...]]) -> np.ndarray:
+        size = self.words * 64
+        out = np.tile(np.arange(size, dtype=np.int64), (len(perms), 1))
+        for s, perm in enumerate(perms):
+            out[s, :len(perm)] = perm
+        return out
+
+    def weights(self, centre: tuple[float, float]) -> np.ndarray:
+        """Move-order weights per jump code: prefer jumps from the outside in.
+
+        ``phi`` is the squared distance to ``centre``; a jump scores
+        phi(from) + phi(over) - phi(to), so pegs far out are cleared first
+        and the survivors gather round the centre.
+        """
+        d = len(self.offsets)
+        out = np.zeros(self.words * 64 * d, dtype=np.float64)
+        cr, cc = centre
+        for r, c in self.board.hole_cells():
+            for k, (dr, dc) in enumerate(self.board.directions):
+                cells = [(r, c), (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)]
+                phi = [(y - cr) ** 2 + (x - cc) ** 2 for y, x in cells]
+                out[self.board.index((r, c)) * d + k] = phi[0] + phi[1] - phi[2]
+        return out
+
+
+def centroid(board: Board) -> tuple[float, float]:
+    cells = board.hole_cells()
+    return (sum(r for r, _ in cells) / len(cells), sum(c for _, c in cells) / len(cells))
+
+
+class GrowingTable:
+    """A transposition table that starts small and doubles up to the memory budget.
+
+    A big table costs page faults to touch, so small searches get small
+    tables; :func:`gridsolver.pegs.kernels.dfs` stops when its table is
+    70% full and :meth:`grow` rehashes into a table twice the size.
+    """
+
+    def __init__(self, budget: Budget, words: int, first_slots: int = 1 << 15) -> None:
+        self.max_slots = budget.table_slots(8 * (words + 1), share=0.5, maximum=1 << 28)
+        slots = min(first_slots, self.max_slots)
+        self.hash = np.zeros(slots, dtype=np.uint64)
+        self.keys = np.zeros((slots, words), dtype=np.uint64)
+
+    @property
+    def grow_at(self) -> int:
+        """Entries at which the kernel should stop for a bigger table (0: never, it is full size)."""
+        return 0 if len(self.hash) >= self.max_slots else int(len(self.hash) * 0.7)
+
+    def grow(self) -> None:
+        from gridsolver.pegs import kernels
+
+        slots = len(self.hash) * 2
+        new_hash = np.zeros(slots, dtype=np.uint64)
+        new_keys = np.zeros((slots, self.keys.shape[1]), dtype=np.uint64)
+        kernels.tt_rehash(self.hash, self.keys, new_hash, new_keys)
+        self.hash, self.keys = new_hash, new_keys
+
+
+def check_finish(board: Board, finish: Cell | None) -> None:
+    if finish is not None and not board.is_hole(finish):
+        raise InputError(f"--finish {finish[0]},{finish[1]} is not a hole of the board "
+                         f"({board.rows} rows x {board.cols} columns, 0-based)")
+
+
+STOPPED = {2: "time", 3: "nodes", 4: "memory"}
+
+
+def solve(board: Board, *, label: str = "board", objective: str = "jumps", finish: Cell | None = None,
+          strategy: str = "default", budget: Budget | None = None, seed: int = 0) -> SolveResult:
+    """Solve one board for ``objective``; the result's solution is verified by replay."""
+    budget = budget or Budget()
+    if objective not in OBJECTIVES:
+        raise InputError(f"unknown objective {objective!r} (expected one of {', '.join(OBJECTIVES)})")
+    if strategy not in STRATEGIES:
+        raise InputError(f"unknown strategy {strategy!r} (expected one of {', '.join(STRATEGIES)})")
+    check_finish(board, finish)
+    if objective == "finish" and finish is None:
+        raise InputError("--objective finish needs --finish ROW,COL")
+    if strategy == "published" and objective != "jumps":
+        raise InputError("--strategy published is a method for --objective jumps only")
+    started = time.perf_counter()
+    if objective == "finish":
+        outcome = _solve_finish(board, finish, budget, seed)
+    elif objective == "moves":
+        outcome = _solve_moves(board, finish, budget)
+    elif strategy == "published":
+        outcome = _solve_published(board, budget, seed)
+    else:
+        outcome = _solve_jumps(board, budget, seed)
+    status, jumps, proof, nodes, stopped, extra = outcome
+    stats = SearchStats(nodes=nodes, elapsed_s=time.perf_counter() - started,
+                        peak_memory_mb=peak_rss_mb(), stopped_by=stopped)
+    return report(board, label, objective, finish, strategy, status, jumps, proof, stats, extra)
+
+
+def report(board: Board, label: str, objective: str, finish: Cell | None, strategy: str, status: str,
+           jumps: list[Jump] | None, proof: str, stats: SearchStats, extra: dict) -> SolveResult:
+    """Replay ``jumps`` under the rules and build the result (verified only if the replay agrees)."""
+    details: dict = {"objective": objective, "jump_rule": board.jumps, "pegs_at_start": board.peg_count}
+    if objective == "jumps":
+        details["strategy"] = strategy
+    if finish is not None:
+        details["finish"] = list(finish)
+    details.update(extra)
+    verified = False
+    score = None
+    solution = None
+    if jumps is not None:
+        final = rules.replay(board, jumps)
+        moves = rules.count_moves(jumps)
+        verified = final.peg_count == board.peg_count - len(jumps)
+        if objective in ("finish", "moves"):
+            verified = verified and final.peg_count == 1
+        if finish is not None and objective != "jumps":
+            verified = verified and final.has_peg(finish)
+        solution = [rules.format_jump(j) for j in jumps]
+        score = moves if objective == "moves" else len(jumps)
+        details.update(jumps=len(jumps), moves=moves, pegs_left=final.peg_count)
+        details["display"] = "  final board:\n" + "\n".join("    " + line for line in
+                                                            rules.format_board(final).splitlines())
+    return SolveResult(game="pegs", input=label, status=status, solution=solution, score=score,
+                       score_name="moves" if objective == "moves" else "jumps", proof=proof,
+                       verified=verified, stats=stats, details=details)
+
+
+# -- jumps -------------------------------------------------------------------------
+
+def _solve_jumps(board: Board, budget: Budget, seed: int):
+    from gridsolver.pegs import kernels
+
+    layout = Layout.of(board, seed)
+    perms = symmetries(board)
+    perm_array = layout.perm_array(perms)
+    weights = layout.weights(centroid(board))
+    table = GrowingTable(budget, layout.words)
+    start = layout.to_words(board.pegs)
+    best: list[Jump] = []
+    best_path = np.zeros(board.peg_count, dtype=np.int32)
+    stats = np.zeros(3, dtype=np.int64)
+    nodes, run, limit = 0, 0, 20_000
+    code = kernels.OUT_OF_NODES
+    node_budget = budget.node_limit()
+    while True:
+        # run 0 follows the weights exactly; later runs add noise so they try other lines
+        run_limit = min(limit, node_budget - nodes)
+        if run_limit <= 0:
+            code = kernels.OUT_OF_NODES
+            break
+        noise = 0.0 if run == 0 else float(np.ptp(weights)) * 0.5 + 1.0
+        code = kernels.dfs(start, layout.holes, layout.offsets, weights, layout.zobrist, perm_array,
+                           len(perms), -1, table.hash, table.keys, table.grow_at, noise, seed * 1000 + run,
+                           run_limit, budget.deadline_ns(), best_path, stats)
+        nodes += int(stats[0])
+        if int(stats[1]) > len(best):
+            best = [layout.decode(c) for c in best_path[:int(stats[1])]]
+        if code in (kernels.FOUND, kernels.EXHAUSTED, kernels.OUT_OF_TIME):
+            break
+        if code == kernels.TABLE_FULL:
+            table.grow()
+        if budget.expired(nodes):
+            code = kernels.OUT_OF_TIME if nodes < node_budget else kernels.OUT_OF_NODES
+            break
+        run += 1
+        limit *= 2
+    extra = {"symmetries": len(perms), "restarts": run, "table_entries": int(stats[2])}
+    if code == kernels.FOUND:
+        return ("optimal", best, f"one peg left: {len(best)} jumps is the most possible", nodes, None,
+                extra)
+    if code == kernels.EXHAUSTED:
+        proof = (f"exhaustive depth-first search under {len(perms)} symmetries with a table of explored "
+                 "positions")
+        return "optimal", best, proof, nodes, None, extra
+    return "best-found", best, "", nodes, STOPPED.get(code, "time"), extra
+
+
+def _solve_published(board: Board, budget: Budget, seed: int):
+    from gridsolver.pegs import kernels
+
+    layout = Layout.of(board, seed)
+    start = layout.to_words(board.pegs)
+    memory = budget.memory_bytes() or (8 << 30)
+    # the pool of waiting positions, the parent records and the hash set share the memory budget
+    per_position = 8 * layout.words + 24 + 16
+    positions = max(1024, int(memory * 0.6) // per_position)
+    seen_slots = 1 << max(10, (2 * positions).bit_length() - 1)
+    best_path = np.zeros(board.peg_count, dtype=np.int32)
+    stats = np.zeros(3, dtype=np.int64)
+    code = kernels.published(start, layout.holes, layout.offsets, layout.zobrist, positions, positions,
+                             seen_slots, PUBLISHED_BIAS, seed, budget.node_limit(), budget.deadline_ns(),
+                             best_path, stats)
+    best = [layout.decode(c) for c in best_path[:int(stats[1])]]
+    extra = {"positions": int(stats[2])}
+    if code == kernels.FOUND:
+        return ("optimal", best, f"one peg left: {len(best)} jumps is the most possible", int(stats[0]),
+                None, extra)
+    # the method's visited set keeps only 64-bit hashes, so even an emptied queue proves nothing
+    return "best-found", best, "", int(stats[0]), STOPPED.get(code), extra
+
+
+# -- finish ------------------------------------------------------------------------
+
+def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int):
+    from gridsolver.pegs import kernels
+
+    target = 1 << board.index(finish)
+    classes = PositionClasses(board)
+    if not classes.same_class(board.pegs, target):
+        proof = (f"position classes: the start and one peg at {finish} lie in different classes "
+                 f"(of {classes.count}) of positions modulo jumps")
+        return "impossible", None, proof, 0, None, {"position_classes": classes.count}
+    layout = Layout.of(board, seed)
+    perms = fixing(symmetries(board), board, finish)
+    weights = layout.weights(finish)
+    table = GrowingTable(budget, layout.words)
+    best_path = np.zeros(board.peg_count, dtype=np.int32)
+    stats = np.zeros(3, dtype=np.int64)
+    nodes = 0
+    while True:
+        # a full table stops the kernel; the bigger table keeps every dead position found so far
+        code = kernels.dfs(layout.to_words(board.pegs), layout.holes, layout.offsets, weights,
+                           layout.zobrist, layout.perm_array(perms), len(perms), board.index(finish),
+                           table.hash, table.keys, table.grow_at, 0.0, seed,
+                           budget.node_limit() - nodes, budget.deadline_ns(), best_path, stats)
+        nodes += int(stats[0])
+        if code != kernels.TABLE_FULL:
+            break
+        table.grow()
+    extra = {"symmetries": len(perms), "table_entries": int(stats[2])}
+    if code == kernels.FOUND:
+        jumps = [layout.decode(c) for c in best_path[:board.peg_count - 1]]
+        return "optimal", jumps, "one peg left in the finish hole", nodes, None, extra
+    if code == kernels.EXHAUSTED:
+        proof = (f"exhaustive depth-first search under the {len(perms)} symmetries fixing {finish}, "
+                 "with a table of dead positions")
+        return "impossible", None, proof, nodes, None, extra
+    return "no-solution-found", None, "", nodes, STOPPED.get(code), extra
+
+
+# -- moves -------------------------------------------------------------------------
+
+def must_move_holes(board: Board) -> int:
+    """Holes no jump passes over: a peg there leaves only by jumping itself."""
+    over = 0
+    for _, b, _ in rules.triples(board):
+        over |= 1 << b
+    return board.holes & ~over
+
+
+def _solve_moves(board: Board, finish: Cell | None, budget: Budget):
+    from gridsolver.pegs import kernels
+
+    if finish is not None:
+        classes = PositionClasses(board)
+        if not classes.same_class(board.pegs, 1 << board.index(finish)):
+            return ("impossible", None, f"position classes: no single peg can finish at {finish}", 0, None,
+                    {})
+    layout = Layout.of(board)
+    must = must_move_holes(board)
+    target = -1 if finish is None else board.index(finish)
+    free_survivor = finish is None or bool(must >> target & 1)
+    start_bound = max(0, (board.pegs & must).bit_count() - (1 if free_survivor else 0))
+    slots = budget.table_slots(8 * (layout.words + 3), share=0.5, maximum=1 << 22)
+    tt_hash = np.zeros(slots, dtype=np.uint64)
+    tt_keys = np.zeros((slots, layout.words + 1), dtype=np.uint64)
+    tt_budget = np.zeros(slots, dtype=np.int32)
+    best_path = np.zeros(board.peg_count, dtype=np.int32)
+    stats = np.zeros(3, dtype=np.int64)
+    limit = max(1, start_bound)
+    must_words = layout.to_words(must)
+    while limit <= board.peg_count - 1:
+        code = kernels.fewest_moves(layout.to_words(board.pegs), layout.holes, layout.offsets, must_words,
+                                    target, free_survivor, limit, tt_hash, tt_keys, tt_budget,
+                                    budget.node_limit(), budget.deadline_ns(), best_path, stats)
+        nodes = int(stats[0])
+        extra = {"move_limit_searched": limit}
+        if code == kernels.FOUND:
+            jumps = [layout.decode(c) for c in best_path[:int(stats[1])]]
+            proof = (f"iterative deepening on moves: no solution in {limit - 1} moves"
+                     if limit > max(1, start_bound) else "equals the lower bound (pegs no jump passes over)")
+            return "optimal", jumps, proof, nodes, None, extra
+        if code != kernels.EXHAUSTED:
+            proof = f"no solution in {limit - 1} moves (proved)" if limit > max(1, start_bound) else ""
+            return "no-solution-found", None, proof, nodes, STOPPED.get(code), extra
+        limit += 1
+    return "impossible", None, "exhaustive iterative deepening: no single survivor", int(stats[0]), None, {}
+
+
+# -- the single-vacancy table --------------------------------------------------------
+
+def single_vacancy_problems(board: Board) -> list[tuple[Cell, Cell]]:
+    """(start vacancy, finish hole) pairs up to the board's symmetries.
+
+    One start per orbit of holes under the whole group, then one finish per
+    orbit under the symmetries that fix that start.
+    """
+    perms = symmetries(board)
+    problems = []
+    seen_starts: set[int] = set()
+    for start in board.hole_cells():
+        i = board.index(start)
+        if i in seen_starts:
+            continue
+        seen_starts.update(p[i] for p in perms)
+        stabiliser = fixing(perms, board, start)
+        seen_finishes: set[int] = set()
+        for finish in board.hole_cells():
+            j = board.index(finish)
+            if j in seen_finishes:
+                continue
+            seen_finishes.update(p[j] for p in stabiliser)
+            problems.append((start, finish))
+    return problems
+
+
+def table_job(job: tuple) -> SolveResult:
+    """Solve one table problem (module level, so worker processes can run it)."""
+    board, start, finish, time_s, memory_mb, nodes, seed, label = job
+    full = board.with_pegs(board.holes & ~(1 << board.index(start)))
+    return solve(full, label=label, objective="finish", finish=finish,
+                 budget=Budget(time_s=time_s, memory_mb=memory_mb, nodes=nodes), seed=seed)
+
+
+def format_table(board: Board, problems: list[tuple[Cell, Cell]], results: list[SolveResult]) -> str:
+    """One line per problem, then a count of each outcome."""
+    lines = []
+    counts: dict[str, int] = {}
+    for (start, finish), result in zip(problems, results, strict=True):
+        if result.status == "optimal" and result.verified:
+            what = "solvable: " + " ".join(result.solution or [])
+        elif result.status == "impossible":
+            what = "impossible: " + result.proof
+        else:
+            what = f"unknown ({result.status}, stopped by {result.stats.stopped_by})"
+        key = what.split(":")[0].split(" (")[0]
+        counts[key] = counts.get(key, 0) + 1
+        lines.append(f"vacancy {start} -> survivor {finish}: {what}")
+    summary = ", ".join(f"{n} {k}" for k, n in counts.items())
+    lines.append(f"{len(problems)} problems up to symmetry ({board.hole_count} holes): {summary}")
+    return "\n".join(lines)
