@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import random as py_random
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -21,9 +21,9 @@ from gridsolver.core.budget import NO_LIMIT, Budget
 from gridsolver.core.errors import InputError
 from gridsolver.ratrace import kernels
 from gridsolver.ratrace.players import Player, load_player
-from gridsolver.ratrace.population import first_rats, to_arrays
+from gridsolver.ratrace.population import Rat, first_rats, to_arrays
 from gridsolver.ratrace.rng import GAME_STREAM, SplitMix, player_seed, seed_state
-from gridsolver.ratrace.rules import MOVES
+from gridsolver.ratrace.rules import MOVES, Track
 from gridsolver.ratrace.tables import track_tables
 from gridsolver.ratrace.track import generate_track
 
@@ -57,6 +57,8 @@ class GameResult:
     ended: str  # finished (all turns), extinct (< 2 rats), time or memory (budget ran out)
     elapsed_s: float  # game loop only
     compile_s: float = 0.0
+    #: final (cells, ages, goals, genomes) of the living rats, kept only when asked (tests)
+    population: tuple[np.ndarray, ...] | None = field(default=None, repr=False, compare=False)
 
     @property
     def rat_moves_per_s(self) -> float:
@@ -64,6 +66,7 @@ class GameResult:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
+        data.pop("population")
         data["rat_moves_per_s"] = round(self.rat_moves_per_s, 1)
         return data
 
@@ -91,20 +94,29 @@ def play_game(player: Player, seed: int, turns: int = DEFAULT_TURNS,
     """Play one game of ``player`` on the track of ``seed``."""
     if turns < 0:
         raise InputError(f"--turns must be at least 0, got {turns}")
-    track = generate_track(seed)
+    return play_on_track(player, generate_track(seed), seed, turns, budget)
+
+
+def play_on_track(player: Player, track: Track, seed: int, turns: int = DEFAULT_TURNS,
+                  budget: Budget | None = None, rats: list[Rat] | None = None,
+                  keep_population: bool = False) -> GameResult:
+    """Play on a given track; ``rats`` replaces the 15 random first rats (tests)."""
     tables = track_tables(track)
     rng = SplitMix(seed_state(seed, GAME_STREAM))
-    rats = first_rats(rng, track.start_cells)
+    if rats is None:
+        rats = first_rats(rng, track.start_cells)
     population = to_arrays(rats, track.width)
     rng_state = np.array([rng.state], dtype=np.uint64)
     deadline = NO_LIMIT if budget is None else budget.deadline_ns()
     max_rats = max_rats_for(budget)
     seed_players(seed)
-    if player.kind == "numba":
-        return _play_numba(player, seed, tables, population, len(rats), rng_state, turns, deadline,
-                           max_rats)
-    return _play_by_turn(player, seed, tables, population, len(rats), rng_state, turns, deadline,
-                         max_rats)
+    play = _play_numba if player.kind == "numba" else _play_by_turn
+    result, final = play(player, seed, tables, population, len(rats), rng_state, turns, deadline, max_rats)
+    if keep_population:
+        cells, ages, goals, genomes = final
+        n = result.alive
+        result.population = (cells[:n].copy(), ages[:n].copy(), goals[:n].copy(), genomes[:n].copy())
+    return result
 
 
 def _play_numba(player, seed, tables, population, n, rng_state, turns, deadline, max_rats):
@@ -119,7 +131,8 @@ def _play_numba(player, seed, tables, population, n, rng_state, turns, deadline,
                          f"{type(exc).__name__}: {_first_line(exc)}") from None
     compiled = time.perf_counter()
     try:
-        points, played, alive, moves, status, peak, bad_rat, dx, dy = kernels.play_numba(
+        (points, played, alive, moves, status, peak, bad_rat, dx, dy,
+         cells, ages, goals, genomes) = kernels.play_numba(
             player.fn, tables.trans, tables.views, tables.width, tables.start_cells,
             cells, ages, goals, genomes, n, rng_state, turns, deadline, max_rats)
     except Exception as exc:
@@ -130,8 +143,9 @@ def _play_numba(player, seed, tables, population, n, rng_state, turns, deadline,
         raise IllegalMove(f"player {player.name!r} returned the illegal move "
                           f"({_number(dx)}, {_number(dy)}) at turn {played} (rat {bad_rat}, "
                           f"track seed {seed}); a move is (dx, dy) with dx, dy in -1, 0, 1")
-    return GameResult(seed, player.name, int(points), int(played), int(alive), int(peak), int(moves),
-                      STATUS_NAMES[int(status)], elapsed, compiled - started)
+    result = GameResult(seed, player.name, int(points), int(played), int(alive), int(peak), int(moves),
+                        STATUS_NAMES[int(status)], elapsed, compiled - started)
+    return result, (cells, ages, goals, genomes)
 
 
 def _play_by_turn(player, seed, tables, population, n, rng_state, turns, deadline, max_rats):
@@ -170,8 +184,9 @@ def _play_by_turn(player, seed, tables, population, n, rng_state, turns, deadlin
             ended = kernels.OUT_OF_TIME
             break
     elapsed = time.perf_counter() - started
-    return GameResult(seed, player.name, points, played, n, peak, moves_done, STATUS_NAMES[ended],
-                      elapsed)
+    result = GameResult(seed, player.name, points, played, n, peak, moves_done, STATUS_NAMES[ended],
+                        elapsed)
+    return result, (cells, ages, goals, genomes)
 
 
 def _numpy_moves(player, views, genomes, turn, seed) -> np.ndarray:

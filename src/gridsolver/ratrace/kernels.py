@@ -150,7 +150,8 @@ def play_numba(player, trans, views, width, start_cells, cells, ages, goals, gen
     """Play a game with a numba player from a given population.
 
     Returns ``(points, turns_played, alive, rat_moves, status, peak_rats,
-    bad_rat, bad_dx, bad_dy)``; the last three describe an illegal move.
+    bad_rat, bad_dx, bad_dy, cells, ages, goals, genomes)``: bad_* describe an
+    illegal move; the arrays hold the final population (they may have grown).
     """
     fitness = np.empty(len(cells), np.int64)
     points = 1
@@ -169,7 +170,8 @@ def play_numba(player, trans, views, width, start_cells, cells, ages, goals, gen
             dx, dy = player(views[cell], genomes[i])
             rat_moves += 1
             if not (_legal(dx) and _legal(dy)):
-                return points, turn, n, rat_moves, ILLEGAL, peak, i, float(dx), float(dy)
+                return (points, turn, n, rat_moves, ILLEGAL, peak, i, float(dx), float(dy),
+                        cells, ages, goals, genomes)
             target = trans[cell, (int(dy) + 1) * 3 + int(dx) + 1]
             if target == DEAD:
                 continue
@@ -199,7 +201,8 @@ def play_numba(player, trans, views, width, start_cells, cells, ages, goals, gen
         if turn < turns and monotonic_ns() >= deadline_ns:
             status = OUT_OF_TIME
             break
-    return points, turn, n, rat_moves, status, peak, -1, 0.0, 0.0
+    return (points, turn, n, rat_moves, status, peak, -1, 0.0, 0.0,
+            cells, ages, goals, genomes)
 
 
 @njit(cache=True)

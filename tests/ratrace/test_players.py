@@ -1,0 +1,200 @@
+"""The player registry, the three player kinds, user files and illegal moves."""
+
+import sys
+import types
+from importlib.machinery import ModuleSpec
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from gridsolver.cli import cli
+from gridsolver.core.errors import InputError
+from gridsolver.ratrace.game import IllegalMove, play_game, play_on_track
+from gridsolver.ratrace.players import PLAYERS, Player, available_players, load_player
+from gridsolver.ratrace.population import Rat
+
+from .helpers import build_track, noisy_stay, stay, too_far
+
+
+def test_builtin_players_load_with_their_kind():
+    kinds = {name: load_player(name).kind for name in PLAYERS}
+    assert kinds == {"forward": "numba", "random": "numba", "colour-score": "numba",
+                     "look-ahead": "numba", "colour-score-numpy": "numpy",
+                     "colour-score-python": "python"}
+
+
+def test_a_new_player_module_is_found_without_registering_it(monkeypatch):
+    name = "gridsolver.ratrace.players.zz_test_player"
+    module = types.ModuleType(name)
+    module.__spec__ = ModuleSpec(name, None)
+    module.zz_test_player = stay
+    monkeypatch.setitem(sys.modules, name, module)
+    player = load_player("zz-test-player")
+    assert (player.fn, player.kind) == (stay, "numba")
+
+
+def test_optional_champion_is_listed_only_when_its_module_exists():
+    from importlib.util import find_spec
+
+    exists = find_spec("gridsolver.ratrace.players.champion") is not None
+    assert ("champion" in available_players()) == exists
+
+
+@pytest.mark.parametrize("spec", ["nobody", "../evil", "Forward", "api:x", "__init__"])
+def test_unknown_players_are_input_errors(spec):
+    with pytest.raises(InputError):
+        load_player(spec)
+
+
+def _view(ahead_up, ahead, ahead_down, far=(0, 0, 0, 0, 0)):
+    view = np.zeros((5, 5), np.int64)
+    view[1, 3], view[2, 3], view[3, 3] = ahead_up, ahead, ahead_down
+    view[:, 4] = far
+    return view
+
+
+def _genome(scores: dict[int, int]) -> np.ndarray:
+    value = 0
+    for colour, score in scores.items():
+        value |= score << (6 * colour)
+    return np.array([value & (2**64 - 1), value >> 64], np.uint64)
+
+
+@pytest.mark.parametrize("name", ["colour-score", "colour-score-python", "colour-score-numpy"])
+def test_colour_score_goes_to_the_best_forward_colour(name):
+    player = load_player(name)
+    genome = _genome({1: 5, 10: 63, 15: 2})  # colour 10's chunk crosses the genome's two words
+    for colours, expected in [((1, 10, 15), 0), ((10, 1, 15), -1), ((15, 1, 10), 1), ((-1, 1, 15), 0)]:
+        view = _view(*colours)
+        if player.kind == "numba":
+            move = player.fn(view, genome)
+        elif player.kind == "numpy":
+            move = tuple(player.fn(view[None], genome[None])[0])
+        else:
+            move = player.fn(tuple(tuple(r) for r in view.tolist()),
+                             int(genome[0]) | int(genome[1]) << 64)
+        assert tuple(move) == (1, expected)
+
+
+def test_look_ahead_adds_the_cells_beyond_each_target():
+    player = load_player("look-ahead").fn
+    genome = _genome({1: 10, 2: 9, 3: 40})
+    # Targets: up 1 (10), ahead 2 (9), down 2 (9). Beyond: column x+2 rows -2..2 = 0, 0, 0, 3, 3.
+    view = _view(1, 2, 2, far=(0, 0, 0, 3, 3))
+    assert player(view, genome) == (1, 1)  # down: 9 + 0 + 40 + 40 beats ahead 9 + 40 and up 10
+
+
+def test_players_randomness_never_changes_the_game():
+    track = build_track(["." * 12] * 4, {}, {})
+    rats = [Rat(0, y, 0, 0, 7 * y + 1) for y in range(4)]
+    quiet = play_on_track(Player("stay", stay, "numba"), track, 5, 20, rats=list(rats),
+                          keep_population=True)
+    rats = [Rat(0, y, 0, 0, 7 * y + 1) for y in range(4)]
+    noisy = play_on_track(Player("noisy", noisy_stay, "numba"), track, 5, 20, rats=rats,
+                          keep_population=True)
+    for a, b in zip(quiet.population, noisy.population, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_random_player_games_are_reproducible():
+    player = load_player("random")
+    first, second = play_game(player, 4, 200), play_game(player, 4, 200)
+    assert (first.points, first.alive, first.rat_moves) == (second.points, second.alive, second.rat_moves)
+
+
+def test_an_illegal_numba_move_names_player_move_and_turn():
+    track = build_track(["." * 10] * 2, {}, {})
+    rats = [Rat(0, 0, 0, 0, 1), Rat(0, 1, 0, 0, 2)]
+    expected = r"player 'far' returned the illegal move \(2, 0\) at turn 2 \(rat 0"
+    with pytest.raises(IllegalMove, match=expected):
+        play_on_track(Player("far", too_far, "numba"), track, 1, 50, rats=rats)
+
+
+PLAYER_FILE = '''
+import numpy as np
+from numba import njit
+from gridsolver.ratrace.players import numpy_player
+
+
+@njit
+def fast(view, genome):
+    return 1, 0
+
+
+@numpy_player
+def wide(views, genomes):
+    moves = np.zeros((len(views), 2), np.int64)
+    moves[:, 0] = 1
+    return moves
+
+
+def plain(view, genome):
+    return (1, 0)
+
+
+def cheat(view, genome):
+    return (1, 0) if view[2][1] < 0 else (1, 5)
+
+
+@numpy_player
+def wrong_shape(views, genomes):
+    return np.ones((len(views), 3), np.int64)
+
+
+def broken(view, genome):
+    return 1 / 0
+'''
+
+
+@pytest.fixture()
+def player_file(tmp_path):
+    path = tmp_path / "my_players.py"
+    path.write_text(PLAYER_FILE)
+    return path
+
+
+def test_user_players_of_every_kind_play_the_same_game(player_file):
+    results = []
+    for name, kind in [("fast", "numba"), ("wide", "numpy"), ("plain", "python")]:
+        player = load_player(f"{player_file}:{name}")
+        assert player.kind == kind
+        game = play_game(player, 2, 120)
+        results.append((game.points, game.alive, game.rat_moves))
+    assert results[0] == results[1] == results[2]
+
+
+@pytest.mark.parametrize("name, message", [
+    ("cheat", r"player '.*:cheat' returned the illegal move \(1, 5\) at turn 2 \(rat 0"),
+    ("wrong_shape", r"player '.*:wrong_shape' returned moves of shape \(\d+, 3\) at turn 1"),
+    ("broken", r"player '.*:broken' failed at turn 1 .*ZeroDivisionError"),
+])
+def test_bad_user_players_are_one_line_errors(player_file, name, message):
+    with pytest.raises(InputError, match=message):
+        play_game(load_player(f"{player_file}:{name}"), 2, 200)
+
+
+def test_cli_illegal_move_exits_2_with_one_line(player_file):
+    result = CliRunner().invoke(cli, ["ratrace", "play", "--player", f"{player_file}:cheat",
+                                      "--tracks", "1", "--turns", "200", "--workers", "1"])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gridsolver: error: player ")
+    assert "illegal move (1, 5) at turn" in lines[0]
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("{dir}/missing.py:f", "no such file"),
+    ("{file}:nothing", "has no function nothing"),
+    ("{file}:not-a-name", "is not a function name"),
+])
+def test_bad_player_specs(player_file, spec, message):
+    with pytest.raises(InputError, match=message):
+        load_player(spec.format(dir=player_file.parent, file=player_file))
+
+
+def test_a_player_file_that_does_not_import_is_an_input_error(tmp_path):
+    path = tmp_path / "bad.py"
+    path.write_text("import no_such_module_here\n")
+    with pytest.raises(InputError, match="failed to load: ModuleNotFoundError"):
+        load_player(f"{path}:f")
