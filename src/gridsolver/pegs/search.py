@@ -153,7 +153,12 @@ def solve(board: Board, *, label: str = "board", objective: str = "jumps", finis
     if strategy == "published" and objective != "jumps":
         raise InputError("--strategy published is a method for --objective jumps only")
     started = time.perf_counter()
-    if objective == "finish":
+    if board.peg_count == 1 and objective != "jumps":
+        # nothing to search: the one peg either is where it must be or can never move
+        done = finish is None or board.has_peg(finish)
+        outcome = (("optimal", [], "one peg at the start: no jump needed", 0, None, {}) if done else
+                   ("impossible", None, "one peg at the start and no jump is possible", 0, None, {}))
+    elif objective == "finish":
         outcome = _solve_finish(board, finish, budget, seed)
     elif objective == "moves":
         outcome = _solve_moves(board, finish, budget)

@@ -1,0 +1,96 @@
+"""The numba kernels against the plain-Python reference (hypothesis draws small boards)."""
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gridsolver.core.budget import Budget
+from gridsolver.pegs import kernels, reference, rules, search
+
+
+@st.composite
+def boards(draw, max_cells: int = 20):
+    rows = draw(st.integers(1, 5))
+    cols = draw(st.integers(2, 6))
+    if rows * cols > max_cells:
+        cols = max(2, max_cells // rows)
+    jump_rule = draw(st.sampled_from(list(rules.JUMP_RULES)))
+    cells = draw(st.lists(st.sampled_from("oo.-"), min_size=rows * cols, max_size=rows * cols))
+    if "." not in cells:
+        cells[draw(st.integers(0, len(cells) - 1))] = "."
+    if "o" not in cells:
+        cells[0 if cells[0] != "." else -1] = "o"
+    board = rules.Board(rows, cols, 0, 0)
+    holes = sum(1 << board.index(divmod(i, cols)) for i, ch in enumerate(cells) if ch in "o.")
+    pegs = sum(1 << board.index(divmod(i, cols)) for i, ch in enumerate(cells) if ch == "o")
+    return rules.Board(rows, cols, holes, pegs, jump_rule)
+
+
+def kernel_codes(board: rules.Board) -> list[int]:
+    layout = search.Layout.of(board)
+    out = np.zeros(layout.words * 64 * len(layout.offsets), dtype=np.int32)
+    scratch = np.zeros((3, layout.words), dtype=np.uint64)
+    n = kernels.generate(layout.to_words(board.pegs), layout.holes, layout.offsets, out, scratch)
+    return sorted(int(c) for c in out[:n])
+
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(boards(max_cells=30))
+def test_jump_generation_matches_reference(board):
+    assert kernel_codes(board) == reference.jump_codes(board)
+
+
+def test_jump_generation_on_a_multi_word_board():
+    board = rules.random_board(30, 30, 0.7, seed=11)  # 930 bits: 15 words
+    assert kernel_codes(board) == reference.jump_codes(board)
+    triangle = rules.random_board(30, 30, 0.5, seed=12).with_jumps("triangular")
+    assert kernel_codes(triangle) == reference.jump_codes(triangle)
+
+
+def test_fetch_shifts_across_words():
+    src = np.array([0x8000000000000001, 0x1, 0x0], dtype=np.uint64)
+    dst = np.zeros(3, dtype=np.uint64)
+    kernels.fetch(src, 1, dst)  # dst bit i = src bit i + 1
+    assert [int(x) for x in dst] == [0x4000000000000000 | (1 << 63), 0, 0]
+    kernels.fetch(src, -64, dst)
+    assert [int(x) for x in dst] == [0, 0x8000000000000001, 1]
+
+
+@SETTINGS
+@given(boards(max_cells=16))
+def test_most_jumps_matches_reference(board):
+    result = search.solve(board, objective="jumps", budget=Budget(time_s=30))
+    assert result.status == "optimal" and result.verified
+    assert result.score == reference.most_jumps(board)
+
+
+@SETTINGS
+@given(boards(max_cells=16), st.data())
+def test_finish_matches_reference(board, data):
+    finish = data.draw(st.sampled_from(board.hole_cells()))
+    result = search.solve(board, objective="finish", finish=finish, budget=Budget(time_s=30))
+    expected = reference.can_finish(board, board.index(finish))
+    assert result.status == ("optimal" if expected else "impossible")
+    assert result.verified == expected
+
+
+@SETTINGS
+@given(boards(max_cells=14), st.booleans(), st.data())
+def test_fewest_moves_matches_reference(board, with_finish, data):
+    finish = data.draw(st.sampled_from(board.hole_cells())) if with_finish else None
+    result = search.solve(board, objective="moves", finish=finish, budget=Budget(time_s=30, memory_mb=64))
+    expected = reference.fewest_moves(board, None if finish is None else board.index(finish))
+    if expected is None:
+        assert result.status == "impossible"
+    else:
+        assert result.status == "optimal" and result.verified and result.score == expected
+
+
+def test_published_method_reaches_one_peg_on_a_small_board():
+    board = rules.random_board(6, 6, 0.8, seed=5)
+    result = search.solve(board, objective="jumps", strategy="published", budget=Budget(time_s=20), seed=1)
+    assert result.verified and result.score >= 1
+    assert result.score <= reference.most_jumps(board) if board.peg_count <= 20 else True

@@ -1,0 +1,102 @@
+"""Known facts about peg solitaire, checked by the solvers (every solution replayed)."""
+
+import pytest
+
+from gridsolver.core.budget import Budget
+from gridsolver.core.errors import InputError
+from gridsolver.pegs import rules, search
+from tests.pegs.test_rules import named
+
+
+def replayed(board: rules.Board, result) -> rules.Board:
+    return rules.replay(board, [rules.parse_jump(s) for s in result.solution])
+
+
+def test_english_central_game_is_solvable():
+    board = named("english")
+    result = search.solve(board, objective="finish", finish=(3, 3), budget=Budget(time_s=60))
+    assert result.status == "optimal" and result.verified and result.score == 31
+    final = replayed(board, result)
+    assert final.peg_count == 1 and final.has_peg((3, 3))
+
+
+def test_european_central_game_is_impossible():
+    result = search.solve(named("european"), objective="finish", finish=(3, 3), budget=Budget(time_s=60))
+    assert result.status == "impossible" and "position classes" in result.proof
+    assert result.solution is None and not result.verified
+
+
+def test_exhaustive_search_proves_an_impossible_finish_that_classes_allow():
+    # 3x5, vacancy (1,2): position classes allow a finish at (1,2), but only 2 jumps are possible
+    board = named("3x5")
+    result = search.solve(board, objective="finish", finish=(1, 2), budget=Budget(time_s=60))
+    assert result.status == "impossible" and "exhaustive" in result.proof
+    jumps = search.solve(board, objective="jumps", budget=Budget(time_s=60))
+    assert jumps.status == "optimal" and "exhaustive" in jumps.proof and jumps.score == 2
+    # 4x4, vacancy (1,1): no finish hole passes the position-class test; 13 jumps at most
+    four = search.solve(named("4x4"), objective="jumps", budget=Budget(time_s=60))
+    assert four.status == "optimal" and four.details["pegs_left"] == 2
+
+
+def test_triangle_reaches_one_peg_with_six_directions():
+    result = search.solve(named("triangle"), objective="jumps", budget=Budget(time_s=60))
+    assert result.status == "optimal" and result.verified and result.details["pegs_left"] == 1
+
+
+def test_fewest_moves_on_the_triangle():
+    result = search.solve(named("triangle"), objective="moves", budget=Budget(time_s=60, memory_mb=256))
+    assert result.status == "optimal" and result.verified
+    assert result.score == rules.count_moves([rules.parse_jump(s) for s in result.solution])
+    assert result.score == 10  # checked against reference.fewest_moves (slow in plain Python)
+
+
+def test_jumps_are_anytime_and_honour_the_time_budget():
+    board = rules.random_board(30, 30, 0.8, seed=1)
+    result = search.solve(board, objective="jumps", budget=Budget(time_s=1.0), seed=2)
+    assert result.verified and result.status in ("best-found", "optimal")
+    assert result.stats.elapsed_s < 5.0
+    assert result.score > 0
+
+
+def test_published_method_honours_memory():
+    board = rules.random_board(20, 20, 0.8, seed=1)
+    result = search.solve(board, strategy="published", budget=Budget(time_s=30, memory_mb=8), seed=2)
+    assert result.verified and result.status == "best-found" and result.stats.stopped_by == "memory"
+
+
+def test_single_vacancy_problems_up_to_symmetry():
+    problems = search.single_vacancy_problems(named("english"))
+    starts = {start for start, _ in problems}
+    assert len(starts) == 7  # the 33 holes fall into 7 orbits under the 8 symmetries
+    assert len(problems) == 151
+
+
+def test_triangle_table():
+    board = named("triangle")
+    problems = search.single_vacancy_problems(board)
+    results = [search.table_job((board, s, f, 30.0, 256.0, None, 0, "t")) for s, f in problems]
+    text = search.format_table(board, problems, results)
+    assert "solvable" in text and "impossible" in text and "unknown" not in text
+    for (start, finish), result in zip(problems, results, strict=True):
+        if result.status == "optimal":
+            full = board.with_pegs(board.holes & ~(1 << board.index(start)))
+            assert replayed(full, result).has_peg(finish)
+
+
+@pytest.mark.slow
+def test_english_table_every_problem_decided():
+    board = named("english")
+    problems = search.single_vacancy_problems(board)
+    results = [search.table_job((board, s, f, 120.0, 2048.0, None, 0, "e")) for s, f in problems]
+    assert all(r.status in ("optimal", "impossible") for r in results)
+    assert all(r.verified for r in results if r.status == "optimal")
+
+
+def test_bad_objective_arguments():
+    board = named("english")
+    with pytest.raises(InputError, match="not a hole"):
+        search.solve(board, objective="finish", finish=(0, 0))
+    with pytest.raises(InputError, match="needs --finish"):
+        search.solve(board, objective="finish")
+    with pytest.raises(InputError, match="published"):
+        search.solve(board, objective="finish", finish=(3, 3), strategy="published")
