@@ -7,11 +7,14 @@ from importlib.machinery import ModuleSpec
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gridsolver.cli import cli
 from gridsolver.core.errors import InputError
 from gridsolver.ratrace.game import IllegalMove, play_game, play_on_track
 from gridsolver.ratrace.players import PLAYERS, Player, available_players, load_player
+from gridsolver.ratrace.players.api import genome_chunk, genome_chunk_int, genome_chunk_reference
 from gridsolver.ratrace.population import Rat
 
 from .helpers import build_track, noisy_stay, stay, too_far
@@ -198,3 +201,24 @@ def test_a_player_file_that_does_not_import_is_an_input_error(tmp_path):
     path.write_text("import no_such_module_here\n")
     with pytest.raises(InputError, match="failed to load: ModuleNotFoundError"):
         load_player(f"{path}:f")
+
+
+@settings(max_examples=200, deadline=None)
+@given(low=st.integers(0, 2**64 - 1), high=st.integers(0, 2**36 - 1), start=st.integers(0, 94),
+       width=st.integers(1, 6))
+def test_genome_chunk_matches_the_bit_by_bit_reference(low, high, start, width):
+    genome = np.array([low, high], np.uint64)
+    assert genome_chunk(genome, start, width) == genome_chunk_reference(genome, start, width)
+    assert genome_chunk_int(low | high << 64, start, width) == genome_chunk_reference(genome, start, width)
+
+
+def test_budgets_cut_a_game_short_and_say_so():
+    from gridsolver.core.budget import Budget
+
+    player = load_player("colour-score")
+    by_nodes = play_game(player, 5, 10_000, Budget(time_s=None, memory_mb=None, nodes=50_000))
+    assert by_nodes.ended == "nodes" and 50_000 <= by_nodes.rat_moves < 60_000
+    by_memory = play_game(player, 5, 10_000, Budget(time_s=None, memory_mb=0.02))
+    assert by_memory.ended == "memory" and by_memory.alive <= 256
+    by_time = play_game(player, 5, 10_000_000, Budget(time_s=0.5, memory_mb=None))
+    assert by_time.ended == "time" and by_time.turns < 10_000_000

@@ -31,7 +31,7 @@ def group() -> None:
 @click.option("--tracks", type=int, default=50, show_default=True, help="Number of tracks to play.")
 @click.option("--turns", type=int, default=10_000, show_default=True, help="Turns per game.")
 @seed_option
-@budget_options(default_time=None, default_memory=2048.0)
+@budget_options(default_time=None, default_memory=2048.0)  # per game; --nodes: rat-moves per game
 @workers_options
 @json_option
 def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | None,
@@ -40,33 +40,30 @@ def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | N
     """Play a tournament: track i uses seed SEED + i - 1 (track 1 is `track --seed SEED`).
 
     Prints points, rats alive and rat-moves per second for every track, then
-    the geometric mean of the points. --time and --memory bound each game
-    (a game cut short says so); --nodes is not used by games.
+    the geometric mean of the points. --time, --memory and --nodes (rat-moves)
+    bound each game; a game cut short says so.
     """
     from gridsolver.core.errors import InputError
     from gridsolver.core.parallel import parallel_map
-    from gridsolver.ratrace.game import play_track
+    from gridsolver.ratrace.game import GameResult, play_track
     from gridsolver.ratrace.players import load_player
-    from gridsolver.ratrace.tournament import summary_result, track_result
+    from gridsolver.ratrace.tournament import summary_result, summary_text, track_line, track_result
 
     if tracks < 1:
         raise InputError(f"--tracks must be at least 1, got {tracks}")
     if turns < 0:
         raise InputError(f"--turns must be at least 0, got {turns}")
     load_player(player_spec)  # a bad name or file fails here, before any worker starts
-    jobs = [(player_spec, seed + i, turns, time_s, memory_mb) for i in range(tracks)]
-    shown: dict[int, object] = {}
+    jobs = [(player_spec, seed + i, turns, time_s, memory_mb, nodes) for i in range(tracks)]
 
-    def show(index: int, game: object) -> None:
-        shown[index] = game
-        result = track_result(index + 1, game)
-        click.echo(result.to_json() if as_json else result.to_text().splitlines()[0])
+    def show(index: int, game: GameResult) -> None:
+        click.echo(track_result(index + 1, game).to_json() if as_json else track_line(index + 1, game))
         sys.stdout.flush()
 
     games = parallel_map(play_track, jobs, workers=workers, cluster=cluster,
                          label=f"ratrace {player_spec}", on_result=show)
-    summary = summary_result(player_spec, seed, games)
-    click.echo(summary.to_json() if as_json else "\n" + summary.to_text())
+    click.echo(summary_result(player_spec, seed, games).to_json() if as_json
+               else "\n" + summary_text(player_spec, games))
 
 
 @group.command()

@@ -36,6 +36,7 @@ STATUS_NAMES = {
     kernels.EXTINCT: "extinct",
     kernels.OUT_OF_TIME: "time",
     kernels.OUT_OF_MEMORY: "memory",
+    kernels.OUT_OF_NODES: "nodes",
 }
 
 
@@ -54,9 +55,10 @@ class GameResult:
     alive: int  # rats alive at the end
     peak_rats: int
     rat_moves: int
-    ended: str  # finished (all turns), extinct (< 2 rats), time or memory (budget ran out)
-    elapsed_s: float  # game loop only
+    ended: str  # finished (all turns), extinct (< 2 rats), or the budget that ran out: time, memory, nodes
+    elapsed_s: float  # game loop only, wall time
     compile_s: float = 0.0
+    cpu_s: float = 0.0  # game loop only, this process's CPU time (less noisy on a busy machine)
     #: final (cells, ages, goals, genomes) of the living rats, kept only when asked (tests)
     population: tuple[np.ndarray, ...] | None = field(default=None, repr=False, compare=False)
 
@@ -107,11 +109,12 @@ def play_on_track(player: Player, track: Track, seed: int, turns: int = DEFAULT_
         rats = first_rats(rng, track.start_cells)
     population = to_arrays(rats, track.width)
     rng_state = np.array([rng.state], dtype=np.uint64)
-    deadline = NO_LIMIT if budget is None else budget.deadline_ns()
-    max_rats = max_rats_for(budget)
+    limits = (NO_LIMIT if budget is None else budget.deadline_ns(),
+              NO_LIMIT if budget is None else budget.node_limit(),
+              max_rats_for(budget))
     seed_players(seed)
     play = _play_numba if player.kind == "numba" else _play_by_turn
-    result, final = play(player, seed, tables, population, len(rats), rng_state, turns, deadline, max_rats)
+    result, final = play(player, seed, tables, population, len(rats), rng_state, turns, limits)
     if keep_population:
         cells, ages, goals, genomes = final
         n = result.alive
@@ -119,44 +122,51 @@ def play_on_track(player: Player, track: Track, seed: int, turns: int = DEFAULT_
     return result
 
 
-def _play_numba(player, seed, tables, population, n, rng_state, turns, deadline, max_rats):
+def _play_numba(player, seed, tables, population, n, rng_state, turns, limits):
     cells, ages, goals, genomes = population
     started = time.perf_counter()
     try:  # a zero-turn game compiles the loop for this player without playing
         kernels.play_numba(player.fn, tables.trans, tables.views, tables.width, tables.start_cells,
                            cells.copy(), ages.copy(), goals.copy(), genomes.copy(), n,
-                           rng_state.copy(), 0, deadline, max_rats)
+                           rng_state.copy(), 0, *limits)
     except Exception as exc:
         raise InputError(f"player {player.name!r} cannot be compiled into the game loop: "
                          f"{type(exc).__name__}: {_first_line(exc)}") from None
     compiled = time.perf_counter()
+    cpu_started = time.process_time()
     try:
         (points, played, alive, moves, status, peak, bad_rat, dx, dy,
          cells, ages, goals, genomes) = kernels.play_numba(
             player.fn, tables.trans, tables.views, tables.width, tables.start_cells,
-            cells, ages, goals, genomes, n, rng_state, turns, deadline, max_rats)
+            cells, ages, goals, genomes, n, rng_state, turns, *limits)
     except Exception as exc:
         raise InputError(f"player {player.name!r} failed on track seed {seed}: "
                          f"{type(exc).__name__}: {_first_line(exc)}") from None
     elapsed = time.perf_counter() - compiled
+    cpu = time.process_time() - cpu_started
     if status == kernels.ILLEGAL:
         raise IllegalMove(f"player {player.name!r} returned the illegal move "
                           f"({_number(dx)}, {_number(dy)}) at turn {played} (rat {bad_rat}, "
                           f"track seed {seed}); a move is (dx, dy) with dx, dy in -1, 0, 1")
     result = GameResult(seed, player.name, int(points), int(played), int(alive), int(peak), int(moves),
-                        STATUS_NAMES[int(status)], elapsed, compiled - started)
+                        STATUS_NAMES[int(status)], elapsed, compiled - started, cpu)
     return result, (cells, ages, goals, genomes)
 
 
-def _play_by_turn(player, seed, tables, population, n, rng_state, turns, deadline, max_rats):
+def _play_by_turn(player, seed, tables, population, n, rng_state, turns, limits):
     """Numpy and Python players: one player call per turn (numpy) or per rat (python)."""
+    deadline, max_moves, max_rats = limits
     cells, ages, goals, genomes = population
     fitness = np.empty(len(cells), np.int64)
     views_buffer = np.empty((len(cells), 5, 5), np.int64)
     genomes_buffer = np.empty((len(cells), 2), np.uint64)
     views_as_tuples = [tuple(tuple(row) for row in view) for view in tables.views.tolist()]
     points, moves_done, peak, played, ended = 1, 0, n, 0, kernels.FINISHED
+    compile_started = time.perf_counter()
+    _warm_up_turn_kernels(tables, cells, ages, goals, genomes, fitness, views_buffer, genomes_buffer)
+    compile_s = time.perf_counter() - compile_started
     started = time.perf_counter()
+    cpu_started = time.process_time()
     while played < turns:
         played += 1
         if player.kind == "numpy":
@@ -180,13 +190,24 @@ def _play_by_turn(player, seed, tables, population, n, rng_state, turns, deadlin
             ended = kernels.EXTINCT
             break
         peak = max(peak, n)
+        if played < turns and moves_done >= max_moves:
+            ended = kernels.OUT_OF_NODES
+            break
         if played < turns and time.monotonic_ns() >= deadline:
             ended = kernels.OUT_OF_TIME
             break
     elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
     result = GameResult(seed, player.name, points, played, n, peak, moves_done, STATUS_NAMES[ended],
-                        elapsed)
+                        elapsed, compile_s, cpu)
     return result, (cells, ages, goals, genomes)
+
+
+def _warm_up_turn_kernels(tables, cells, ages, goals, genomes, fitness, views_buffer, genomes_buffer):
+    """Compile (or load from the cache) the per-turn kernels with zero rats, outside the timing."""
+    kernels.prepare_turn(tables.views, cells, ages, 0, views_buffer, genomes_buffer, genomes)
+    kernels.finish_turn(np.zeros(0, np.int64), tables.trans, tables.width, tables.start_cells, cells,
+                        ages, goals, genomes, fitness, 0, np.zeros(1, np.uint64))
 
 
 def _numpy_moves(player, views, genomes, turn, seed) -> np.ndarray:
@@ -251,11 +272,11 @@ def _first_line(exc: BaseException) -> str:
 _LOADED: dict[str, Player] = {}
 
 
-def play_track(job: tuple[str, int, int, float | None, float | None]) -> GameResult:
-    """One tournament track: ``(player spec, seed, turns, time_s, memory_mb)`` (picklable)."""
-    spec, seed, turns, time_s, memory_mb = job
+def play_track(job: tuple[str, int, int, float | None, float | None, int | None]) -> GameResult:
+    """One tournament track: ``(player spec, seed, turns, time_s, memory_mb, nodes)`` (picklable)."""
+    spec, seed, turns, time_s, memory_mb, nodes = job
     player = _LOADED.get(spec)
     if player is None:
         player = _LOADED[spec] = load_player(spec)
-    budget = Budget(time_s=time_s, memory_mb=memory_mb)
+    budget = Budget(time_s=time_s, memory_mb=memory_mb, nodes=nodes)
     return play_game(player, seed, turns, budget)

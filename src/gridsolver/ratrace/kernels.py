@@ -41,6 +41,7 @@ EXTINCT = 2  # fewer than 2 rats alive
 ILLEGAL = 3  # the player returned an illegal move
 OUT_OF_TIME = 4
 OUT_OF_MEMORY = 5
+OUT_OF_NODES = 6  # the rat-move limit (--nodes) was reached
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MUL1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -146,7 +147,7 @@ def _legal(value):
 
 @njit
 def play_numba(player, trans, views, width, start_cells, cells, ages, goals, genomes, n, rng,
-               turns, deadline_ns, max_rats):
+               turns, deadline_ns, max_moves, max_rats):
     """Play a game with a numba player from a given population.
 
     Returns ``(points, turns_played, alive, rat_moves, status, peak_rats,
@@ -198,9 +199,13 @@ def play_numba(player, trans, views, width, start_cells, cells, ages, goals, gen
         breed(cells, ages, goals, genomes, fitness, n, width, start_cells, rng)
         n += NEWBORNS
         peak = max(peak, n)
-        if turn < turns and monotonic_ns() >= deadline_ns:
-            status = OUT_OF_TIME
-            break
+        if turn < turns:
+            if rat_moves >= max_moves:
+                status = OUT_OF_NODES
+                break
+            if monotonic_ns() >= deadline_ns:
+                status = OUT_OF_TIME
+                break
     return (points, turn, n, rat_moves, status, peak, -1, 0.0, 0.0,
             cells, ages, goals, genomes)
 

@@ -14,7 +14,7 @@ from gridsolver.ratrace.game import GameResult, geometric_mean
 
 
 def track_result(number: int, game: GameResult) -> SolveResult:
-    cut = {"time": "time", "memory": "memory"}.get(game.ended)
+    cut = game.ended if game.ended in ("time", "memory", "nodes") else None
     return SolveResult(
         game="ratrace",
         input=f"track {number} (seed {game.seed})",
@@ -52,7 +52,34 @@ def summary_result(player: str, seed: int, games: list[GameResult]) -> SolveResu
             "points": points,
             "alive": [g.alive for g in games],
             "tracks_at_1_or_2_points": sum(1 for p in points if p <= 2),
-            "cut_short": sum(1 for g in games if g.ended in ("time", "memory")),
+            "cut_short": sum(1 for g in games if g.ended in ("time", "memory", "nodes")),
             "rat_moves_per_s": round(moves / elapsed) if elapsed > 0 else 0,
         },
     )
+
+
+def track_line(number: int, game: GameResult) -> str:
+    """One line for people about one track."""
+    ended = {"finished": "", "extinct": ", extinct"}.get(game.ended, f", cut short by --{game.ended}")
+    return (f"track {number} (seed {game.seed}): {game.points:,} points, {game.alive:,} rats alive "
+            f"after {game.turns:,} turns (peak {game.peak_rats:,}){ended}, "
+            f"{game.rat_moves:,} rat-moves at {game.rat_moves_per_s / 1e6:.2f}M/s")
+
+
+def summary_text(player: str, games: list[GameResult]) -> str:
+    """The tournament's summary for people."""
+    points = [g.points for g in games]
+    moves = sum(g.rat_moves for g in games)
+    elapsed = sum(g.elapsed_s for g in games)
+    low = sum(1 for p in points if p <= 2)
+    cut = sum(1 for g in games if g.ended in ("time", "memory", "nodes"))
+    lines = [f"{player}: geometric mean {geometric_mean(points):.3f} over {len(games)} tracks "
+             f"(median {sorted(points)[len(points) // 2]:,}, best {max(points):,}, "
+             f"{low} tracks at 1-2 points)",
+             f"  rats alive at the end: {sum(g.alive for g in games):,} in all, "
+             f"up to {max(g.alive for g in games):,} on one track",
+             f"  {moves:,} rat-moves in {elapsed:.2f} s of game loops: "
+             f"{moves / elapsed / 1e6 if elapsed else 0:.2f}M rat-moves/s per worker"]
+    if cut:
+        lines.append(f"  {cut} games were cut short by the budget (--time/--memory/--nodes)")
+    return "\n".join(lines)

@@ -16,11 +16,20 @@ def genome_bit(genome: np.ndarray, i: int) -> int:
 
 @njit(cache=True, inline="always")
 def genome_chunk(genome: np.ndarray, start: int, width: int) -> int:
-    """The ``width``-bit number whose bit k is genome bit ``start + k`` (may cross a word)."""
-    value = 0
-    for k in range(width):
-        value |= genome_bit(genome, start + k) << k
-    return value
+    """The ``width``-bit number (width 1..63) whose bit k is genome bit ``start + k``.
+
+    A chunk may cross from word 0 into word 1 (e.g. bits 60..65).
+    """
+    shift = start & 63
+    value = genome[start >> 6] >> np.uint64(shift)
+    if shift + width > 64:
+        value |= genome[(start >> 6) + 1] << np.uint64(64 - shift)
+    return int(value & np.uint64((1 << width) - 1))
+
+
+def genome_chunk_reference(genome: np.ndarray, start: int, width: int) -> int:
+    """:func:`genome_chunk` bit by bit, in plain Python (for tests)."""
+    return sum(((int(genome[(start + k) >> 6]) >> ((start + k) & 63)) & 1) << k for k in range(width))
 
 
 def genome_chunk_int(genome: int, start: int, width: int) -> int:

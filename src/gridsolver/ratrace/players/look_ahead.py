@@ -14,11 +14,18 @@ from numba import njit
 from gridsolver.ratrace.players.api import genome_chunk
 
 
+@njit(cache=True, inline="always")
+def _score(view, row, column, genome):
+    """The 6-bit genome score of the colour at view[row, column]; 0 outside the track."""
+    colour = view[row, column]
+    return genome_chunk(genome, 6 * colour, 6) if colour >= 0 else 0
+
+
 @njit(cache=True)
 def look_ahead(view, genome):
-    scores = np.empty(16, np.int64)
-    for colour in range(16):
-        scores[colour] = genome_chunk(genome, 6 * colour, 6)
+    # scores of the column two cells ahead, rows dy = -2..2 (scalars: no allocation per call)
+    b0, b1, b2 = _score(view, 0, 4, genome), _score(view, 1, 4, genome), _score(view, 2, 4, genome)
+    b3, b4 = _score(view, 3, 4, genome), _score(view, 4, 4, genome)
     best = -1
     best_dy = 0
     ties = 0
@@ -26,12 +33,13 @@ def look_ahead(view, genome):
         target = view[dy + 2, 3]
         if target < 0:
             continue
-        total = scores[target]
-        for ahead in range(dy - 1, dy + 2):
-            if -2 <= ahead <= 2:
-                colour = view[ahead + 2, 4]
-                if colour >= 0:
-                    total += scores[colour]
+        total = genome_chunk(genome, 6 * target, 6)
+        if dy == -1:
+            total += b0 + b1 + b2
+        elif dy == 0:
+            total += b1 + b2 + b3
+        else:
+            total += b2 + b3 + b4
         if total > best:
             best, best_dy, ties = total, dy, 1
         elif total == best:
