@@ -1,0 +1,44 @@
+"""The ratrace commands: output forms, seeds and bad input."""
+
+import json
+
+from click.testing import CliRunner
+
+from gridsolver.cli import cli
+from gridsolver.ratrace.track import generate_track, track_to_json
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, ["ratrace", *args])
+
+
+def test_track_json_is_the_generated_track():
+    result = invoke("track", "--seed", "7", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.output) == json.loads(json.dumps(track_to_json(generate_track(7))))
+
+
+def test_track_text_names_the_start_cells():
+    result = invoke("track", "--seed", "7")
+    expected = " ".join(map(str, generate_track(7).start_cells))
+    assert f"start cells (y at x = 0): {expected}" in result.output
+
+
+def test_play_track_i_uses_seed_s_plus_i_minus_1():
+    result = invoke("play", "--player", "forward", "--tracks", "3", "--seed", "7", "--turns", "5",
+                    "--workers", "1")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert [line.split(":")[0] for line in lines[:3]] == ["track 1 (seed 7)", "track 2 (seed 8)",
+                                                          "track 3 (seed 9)"]
+    assert "geometric mean 1.000 over 3 tracks" in result.output
+
+
+def test_bad_numbers_are_one_line_errors():
+    for args, message in [(["--tracks", "0"], "--tracks must be at least 1"),
+                          (["--turns", "-1"], "--turns must be at least 0"),
+                          (["--workers", "0"], "--workers must be at least 1")]:
+        result = invoke("play", "--player", "forward", *args)
+        assert result.exit_code == 2
+        assert result.output.startswith("gridsolver: error: ") and message in result.output
+        assert len(result.output.strip().splitlines()) == 1
