@@ -28,7 +28,7 @@ def _random_block(rng: random.Random, tokens: int, depth: int) -> list:
     while tokens > 0:
         if tokens >= 2 and depth < 3 and rng.random() < 0.35:
             inner = rng.randint(1, min(tokens - 1, 4))
-            block.append(Loop(rng.randint(2, 9), tuple(_random_block(rng, inner, depth + 1))))
+            block.append(Loop(rng.randint(2, 12), tuple(_random_block(rng, inner, depth + 1))))
             tokens -= inner + 1
         else:
             block.append(rng.choice("FFFLR"))
@@ -36,32 +36,32 @@ def _random_block(rng: random.Random, tokens: int, depth: int) -> list:
     return block
 
 
-def _trace(program: Program, squares: int, step_limit: int) -> tuple[list[tuple[int, int]], int]:
-    """Cells visited on the open plane (in order) until ``squares`` are reached; and steps used."""
+def _trace(body: Program, squares: int, iterations: int | None = None) -> tuple[list[tuple[int, int]], int]:
+    """Cells visited on the open plane (in order) by repeating ``body``, and the iterations run.
+
+    Stops at ``squares`` cells, after ``iterations`` iterations, or when the
+    bunny is back in a pose (position, direction) it had at the start of an
+    earlier iteration: from there the trace repeats and can never grow.
+    """
     position = (0, 0)
     direction = START_DIRECTION
-    seen = {position: 0}
+    seen = {position}
     order = [position]
-    steps = 0
 
     class Enough(Exception):
         pass
 
     def run(block: Program) -> None:
-        nonlocal position, direction, steps
+        nonlocal position, direction
         for token in block:
             if isinstance(token, Loop):
                 for _ in range(token.count or 0):
                     run(token.body)
-                continue
-            steps += 1
-            if steps > step_limit:
-                raise Enough
-            if token == "F":
+            elif token == "F":
                 dr, dc = DELTAS[direction]
                 position = (position[0] + dr, position[1] + dc)
                 if position not in seen:
-                    seen[position] = len(order)
+                    seen.add(position)
                     order.append(position)
                     if len(order) >= squares:
                         raise Enough
@@ -70,11 +70,19 @@ def _trace(program: Program, squares: int, step_limit: int) -> tuple[list[tuple[
             else:
                 direction = (direction + 1) % 4
 
+    poses = set()
+    done = 0
     try:
-        run(program)
+        while iterations is None or done < iterations:
+            pose = (position, direction)
+            if pose in poses:
+                break
+            poses.add(pose)
+            run(body)
+            done += 1
     except Enough:
-        pass
-    return order, steps
+        done += 1
+    return order, done
 
 
 def random_board(seed: int, squares: int = 100, tokens: int | None = None, name: str | None = None,
@@ -84,13 +92,12 @@ def random_board(seed: int, squares: int = 100, tokens: int | None = None, name:
         raise InputError(f"--squares must be between {MIN_SQUARES} and {MAX_SQUARES}, got {squares}")
     rng = random.Random(seed)
     for _ in range(attempts):
-        size = tokens or rng.randint(4, 8)
+        size = tokens or rng.randint(4, 9)
         body = tuple(_random_block(rng, size - 1, 1))
         if "F" not in repr(body):
             continue
-        # The final loop runs until the board has enough squares; its count is then exact.
-        program: Program = (Loop(100 * squares, body),)
-        cells, _ = _trace(program, squares, step_limit=200 * squares)
+        # The loop runs until the board has enough squares; that many iterations is its count.
+        cells, count = _trace(body, squares)
         if len(cells) < squares:
             continue
         top = min(r for r, _ in cells)
@@ -100,7 +107,7 @@ def random_board(seed: int, squares: int = 100, tokens: int | None = None, name:
         columns = max(c for _, c in placed) + 1
         if not _interesting(rows, columns, squares):
             continue
-        program = _cut_final_count(program, squares)
+        program: Program = (Loop(count, body),)
         board = Board(tuple(sorted(placed)), frozenset(), 0, rows, columns, name or f"random-{seed}")
         start = board.index(*placed[0])
         board = Board(board.squares, frozenset({start}), start, rows, columns, board.name)
@@ -113,20 +120,6 @@ def _interesting(rows: int, columns: int, squares: int) -> bool:
     """A board that is not a thin line or a sparse scatter: both sides and the density reasonable."""
     side = max(2, int(squares ** 0.5 / 2))
     return rows >= side and columns >= side and squares >= 0.25 * rows * columns
-
-
-def _cut_final_count(program: Program, squares: int) -> Program:
-    """The smallest count of the final loop that still traces ``squares`` cells."""
-    loop = program[-1]
-    low, high = 1, loop.count
-    while low < high:
-        mid = (low + high) // 2
-        cells, _ = _trace((Loop(mid, loop.body),), squares, step_limit=1 << 40)
-        if len(cells) >= squares:
-            high = mid
-        else:
-            low = mid + 1
-    return (Loop(low, loop.body),)
 
 
 def describe(generated: Generated) -> str:

@@ -35,6 +35,12 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit(cache=True)
+def _expired(limits, stats):
+    """``limits`` = (deadline on the monotonic clock in ns, node limit); ``stats[0]`` counts nodes."""
+    return stats[0] >= limits[1] or monotonic_ns() >= limits[0]
+
+
+@njit(cache=True)
 def behaviour_hash(f, v):
     """A 64-bit hash of one behaviour (f: int32[S], v: uint64[S, W])."""
     h = np.uint64(1469598103934665603)
@@ -132,7 +138,7 @@ def cycle_structure(f, cap):
 
 @njit(cache=True)
 def build_loops(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s, toks, hashes, table,
-                counter, count_cap, deadline_ns, stats):
+                counter, count_cap, limits, stats):
     """Add every new LOOP(n){b} behaviour for bodies b of j - 1 tokens.
 
     ``stats[0]`` counts candidate behaviours, ``stats[1]`` the largest count
@@ -145,7 +151,7 @@ def build_loops(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s, to
     nxt_f = np.empty(n_states, np.int32)
     nxt_w = np.empty((n_states, words), np.uint64)
     for b in range(level_start[j - 1], level_end[j - 1]):
-        if (b & 63) == 0 and monotonic_ns() >= deadline_ns:
+        if (b & 63) == 0 and _expired(limits, stats):
             return OUT_OF_TIME
         fb = lib_f[b]
         vb = lib_v[b]
@@ -198,7 +204,7 @@ def build_loops(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s, to
 
 @njit(cache=True)
 def build_sequences(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s, toks, hashes, table,
-                    counter, deadline_ns, stats):
+                    counter, limits, stats):
     """Add every new behaviour ``head tail`` of j tokens: head a new item of a tokens, tail j - a."""
     n_states = lib_f.shape[1]
     words = lib_v.shape[2]
@@ -211,7 +217,7 @@ def build_sequences(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s
                 continue
             for t in range(level_start[j - a], level_end[j - a]):
                 checked += 1
-                if (checked & 1023) == 0 and monotonic_ns() >= deadline_ns:
+                if (checked & 1023) == 0 and _expired(limits, stats):
                     return OUT_OF_TIME
                 compose(lib_f[h], lib_v[h], lib_f[t], lib_v[t], buf_f, buf_v)
                 stats[0] += 1
@@ -318,7 +324,7 @@ def _tails(state, acc, level, level_start, level_end, lib_v, target, prefix, fou
 
 @njit(cache=True)
 def search_next(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, target, prefix,
-                found, n_found, stamp, stamp_counter, deadline_ns, stats):
+                found, n_found, stamp, stamp_counter, limits, stats):
     """Programs of ``top + 1`` tokens (the library holds levels 1..top) from one state.
 
     Either a new item of a <= top tokens followed by a stored tail of
@@ -335,7 +341,7 @@ def search_next(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, ta
             if kinds[h] > 1:  # only new items (primitives, loops) start a sequence
                 continue
             stats[0] += 1
-            if (stats[0] & 4095) == 0 and monotonic_ns() >= deadline_ns:
+            if (stats[0] & 4095) == 0 and _expired(limits, stats):
                 return OUT_OF_TIME
             for w in range(words):
                 acc[w] = vis[w] | lib_v[h, state, w]
@@ -348,7 +354,7 @@ def search_next(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, ta
     pieces[:k] = prefix
     for b in range(level_start[top], level_end[top]):
         stats[0] += 1
-        if (stats[0] & 1023) == 0 and monotonic_ns() >= deadline_ns:
+        if (stats[0] & 1023) == 0 and _expired(limits, stats):
             return OUT_OF_TIME
         stamp_counter[0] += 1
         n = final_loop(state, vis, b, -1, lib_f, lib_v, target, stamp, stamp_counter[0], acc)
@@ -364,7 +370,7 @@ def search_next(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, ta
 
 @njit(cache=True)
 def search_next2(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, target,
-                 found, n_found, stamp, stamp_counter, deadline_ns, stats):
+                 found, n_found, stamp, stamp_counter, limits, stats):
     """Programs of ``top + 2`` tokens from one state (the library holds levels 1..top).
 
     The first item of such a program is a primitive (then ``top + 1`` tokens
@@ -382,7 +388,7 @@ def search_next2(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, t
         prefix[0] = PIECE_ENTRY
         prefix[1] = h
         status = search_next(lib_f[h, state], acc, top, level_start, level_end, kinds, lib_f, lib_v,
-                             target, prefix, found, n_found, stamp, stamp_counter, deadline_ns, stats)
+                             target, prefix, found, n_found, stamp, stamp_counter, limits, stats)
         if status != DONE or n_found[0] >= found.shape[0]:
             return status
     for a in range(2, top + 1):
@@ -390,7 +396,7 @@ def search_next2(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, t
             if kinds[h] > 1:
                 continue
             stats[0] += 1
-            if (stats[0] & 4095) == 0 and monotonic_ns() >= deadline_ns:
+            if (stats[0] & 4095) == 0 and _expired(limits, stats):
                 return OUT_OF_TIME
             for w in range(words):
                 acc[w] = vis[w] | lib_v[h, state, w]
@@ -403,7 +409,7 @@ def search_next2(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, t
     n_states = lib_f.shape[1]
     for b in range(level_start[top], level_end[top]):
         stats[0] += 1
-        if (stats[0] & 255) == 0 and monotonic_ns() >= deadline_ns:
+        if (stats[0] & 255) == 0 and _expired(limits, stats):
             return OUT_OF_TIME
         stamp_counter[0] += 1
         x = state
@@ -433,7 +439,7 @@ def search_next2(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, t
                 continue
             for t in range(level_start[top + 1 - a], level_end[top + 1 - a]):
                 stats[0] += 1
-                if (stats[0] & 1023) == 0 and monotonic_ns() >= deadline_ns:
+                if (stats[0] & 1023) == 0 and _expired(limits, stats):
                     return OUT_OF_TIME
                 stamp_counter[0] += 1
                 n = final_loop(state, vis, h, t, lib_f, lib_v, target, stamp, stamp_counter[0], nxt)

@@ -86,16 +86,16 @@ class Library:
     def size(self) -> int:
         return int(self.counter[0])
 
-    def build_next(self, deadline_ns: int, count_cap: int, stats: np.ndarray) -> int:
+    def build_next(self, limits: np.ndarray, count_cap: int, stats: np.ndarray) -> int:
         """Build level ``top + 1``; returns the kernel status (DONE, OUT_OF_TIME, LIBRARY_FULL)."""
         K = self._k
         j = self.top + 1
         self.level_start[j] = self.counter[0]
         args = (self.level_start, self.level_end, self.lib_f, self.lib_v, self.kinds, self.arg0,
                 self.arg1, self.tokens, self.hashes, self.table, self.counter)
-        status = K.build_loops(j, *args, count_cap, deadline_ns, stats)
+        status = K.build_loops(j, *args, count_cap, limits, stats)
         if status == K.DONE:
-            status = K.build_sequences(j, *args, deadline_ns, stats)
+            status = K.build_sequences(j, *args, limits, stats)
         self.level_end[j] = self.counter[0]
         self.largest_count = max(self.largest_count, int(stats[1]))
         if stats[2]:
@@ -204,7 +204,7 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
     capacity = max(1024, min(1 << 30, int((budget.memory_bytes() or 8 << 30) * 0.6)
                              // Library.bytes_per_entry(board)))
     lib = Library(board, capacity)
-    deadline = budget.deadline_ns()
+    deadline = np.array([budget.deadline_ns(), budget.node_limit()], np.int64)
     stats = np.zeros(4, np.int64)
     n_states = 4 * board.size
     words = (board.size + 63) // 64
@@ -227,7 +227,7 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
         while lib.top < k - 2 and status == K.DONE:
             status = lib.build_next(deadline, count_cap, stats)
         if status != K.DONE:
-            stopped = "time" if status == K.OUT_OF_TIME else "memory"
+            stopped = _stopped_by(status, stats, budget)
             break
         n_found[0] = 0
         if k <= lib.top:
@@ -252,7 +252,7 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
             if all(format_program(s.finite) != format_program(solution.finite) for s in solutions):
                 solutions.append(solution)
         if status != K.DONE:
-            stopped = "time"
+            stopped = _stopped_by(status, stats, budget)
             break
         if solutions:
             break
@@ -265,6 +265,14 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
         solutions = [fallback]
     return Outcome(solutions, exhausted, optimal, stopped, int(stats[0]), lib.size, lib.top,
                    lib.count_capped, lib.largest_count)
+
+
+def _stopped_by(status: int, stats: np.ndarray, budget: Budget) -> str:
+    from gridsolver.bunny import kernels as K
+
+    if status == K.LIBRARY_FULL:
+        return "memory"
+    return "nodes" if stats[0] >= budget.node_limit() else "time"
 
 
 def solve(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT) -> SolveResult:
