@@ -42,3 +42,16 @@ def test_bad_numbers_are_one_line_errors():
         assert result.exit_code == 2
         assert result.output.startswith("gridsolver: error: ") and message in result.output
         assert len(result.output.strip().splitlines()) == 1
+
+
+def test_command_help_does_not_import_numba():
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom gridsolver.cli import main\n"
+            "for args in (['ratrace', 'play', '--help'], ['ratrace', 'track', '--help']):\n"
+            "    try:\n        main(args)\n    except SystemExit:\n        pass\n"
+            "assert 'numba' not in sys.modules, 'numba imported'\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "--player" in done.stdout and "start_cells" in done.stdout
