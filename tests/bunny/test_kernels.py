@@ -1,0 +1,115 @@
+"""The numba kernels against the plain-Python reference."""
+
+import random
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gridsolver.bunny import kernels as K
+from gridsolver.bunny import reference as ref
+from gridsolver.bunny.rules import Loop, board_from_text, token_count
+from gridsolver.bunny.search import Library
+
+from .helpers import all_programs, random_connected_board, random_program
+
+NO_LIMITS = np.array([1 << 62, 1 << 62], np.int64)
+
+
+def _board(seed):
+    rng = random.Random(seed)
+    return random_connected_board(rng, rng.randint(1, 4), rng.randint(2, 4))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6))
+def test_compose_matches_reference(seed):
+    rng = random.Random(seed)
+    board = _board(seed)
+    a = ref.behaviour(board, random_program(rng, rng.randint(1, 5)))
+    b = ref.behaviour(board, random_program(rng, rng.randint(1, 5)))
+    fa, va = ref.to_arrays(board, a)
+    fb, vb = ref.to_arrays(board, b)
+    out_f, out_v = np.empty_like(fa), np.empty_like(va)
+    K.compose(fa, va, fb, vb, out_f, out_v)
+    want_f, want_v = ref.to_arrays(board, ref.compose(a, b))
+    assert np.array_equal(out_f, want_f) and np.array_equal(out_v, want_v)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6))
+def test_cycle_structure_matches_direct_iteration(seed):
+    rng = random.Random(seed)
+    f = np.array([rng.randrange(30) for _ in range(30)], np.int32)
+    cyclic, period = K.cycle_structure(f, 10**9)
+    for s in range(30):
+        x = s
+        for _ in range(30):
+            x = f[x]
+        on_cycle = any(_iterate(f, s, k) == s for k in range(1, 31))
+        assert cyclic[s] == on_cycle
+        assert _iterate(f, x, int(period)) == x  # the period returns every cyclic state
+    lengths = {min(k for k in range(1, 31) if _iterate(f, s, k) == s) for s in range(30) if cyclic[s]}
+    assert int(period) == int(np.lcm.reduce(list(lengths)))
+
+
+def _iterate(f, s, k):
+    for _ in range(k):
+        s = int(f[s])
+    return s
+
+
+def test_library_entries_match_reference_and_are_distinct():
+    for seed in range(6):
+        board = _board(seed)
+        lib = Library(board, 1 << 16)
+        stats = np.zeros(4, np.int64)
+        for _ in range(3):
+            assert lib.build_next(NO_LIMITS, 10_000, stats) == K.DONE
+        seen = set()
+        for e in range(lib.size):
+            program = lib.program(e)
+            f, v = ref.to_arrays(board, ref.behaviour(board, program))
+            assert np.array_equal(lib.lib_f[e], f) and np.array_equal(lib.lib_v[e], v), program
+            assert token_count(program) == lib.tokens[e]
+            key = (f.tobytes(), v.tobytes())
+            assert key not in seen
+            seen.add(key)
+
+
+def test_library_covers_every_program_up_to_its_size_for_all_counts_tried():
+    """Every program of up to 3 tokens (counts up to 40) has its behaviour in the library, no larger."""
+    for seed in range(4):
+        board = _board(seed)
+        lib = Library(board, 1 << 16)
+        stats = np.zeros(4, np.int64)
+        for _ in range(2):
+            lib.build_next(NO_LIMITS, 10_000, stats)
+        stored = {}
+        for e in range(lib.size):
+            stored[(lib.lib_f[e].tobytes(), lib.lib_v[e].tobytes())] = int(lib.tokens[e])
+        for k in range(1, 4):
+            for program in all_programs(k, 40):
+                f, v = ref.to_arrays(board, ref.behaviour(board, program))
+                assert stored.get((f.tobytes(), v.tobytes()), 99) <= k, program
+
+
+def test_final_loop_matches_the_simulated_orbit():
+    board = board_from_text("S###\n#  #\n####")
+    body = ref.behaviour(board, ("F", "F", "F", "R"))
+    f, v = ref.to_arrays(board, body)
+    lib_f = f[None, :]
+    lib_v = v[None, :, :]
+    target = np.zeros(1, np.uint64)
+    for q in board.targets():
+        target[0] |= np.uint64(1 << q)
+    vis = np.zeros(1, np.uint64)
+    vis[0] = np.uint64(1 << board.start)
+    stamp = np.full(lib_f.shape[1], -1, np.int64)
+    acc = np.zeros(1, np.uint64)
+    n = K.final_loop(board.start * 4, vis, 0, -1, lib_f, lib_v, target, stamp, 1, acc)
+    assert n == 4
+    from gridsolver.bunny.rules import simulate
+
+    assert simulate(board, (Loop(n, ("F", "F", "F", "R")),)).solved
+    assert not simulate(board, (Loop(n - 1, ("F", "F", "F", "R")),)).solved

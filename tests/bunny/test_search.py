@@ -1,0 +1,98 @@
+import random
+
+import pytest
+
+from gridsolver.bunny.cli import named_board
+from gridsolver.bunny.notation import parse_program
+from gridsolver.bunny.rules import board_from_text, simulate, token_count
+from gridsolver.bunny.search import solve
+from gridsolver.core.budget import Budget
+
+from .helpers import brute_force_optimum, random_connected_board
+
+
+def _challenge(number):
+    return board_from_text(named_board(f"challenge/{number:02d}"), f"challenge/{number:02d}")
+
+
+@pytest.mark.parametrize("number, tokens", [(1, 2), (2, 4), (3, 4), (4, 5), (5, 5), (6, 4)])
+def test_known_optimum_of_the_six_levels(number, tokens):
+    board = _challenge(number)
+    result = solve(board, Budget(time_s=60))
+    assert result.status == "optimal" and result.score == tokens
+    assert result.proof == (f"optimal: no program of {tokens - 1} tokens solves this board, "
+                            "for any loop counts")
+    for text in (result.solution, result.details["finite_form"]):
+        program = parse_program(text)
+        assert token_count(program) == tokens and simulate(board, program).solved
+    assert result.verified
+
+
+def test_finite_form_has_the_smallest_final_count():
+    board = _challenge(4)
+    finite = parse_program(solve(board, Budget(time_s=60)).details["finite_form"])
+    last = finite[-1]
+    assert last.count is not None
+    smaller = finite[:-1] + (type(last)(last.count - 1, last.body),)
+    assert not simulate(board, smaller).solved
+
+
+def test_optimum_agrees_with_brute_force_on_tiny_boards():
+    """The search never claims more tokens than a brute force finds, and finds what it finds."""
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(60):
+        board = random_connected_board(rng, rng.randint(1, 3), rng.randint(2, 4))
+        if not board.targets():
+            continue
+        result = solve(board, Budget(time_s=30))
+        assert result.status == "optimal"
+        brute = brute_force_optimum(board, max_tokens=min(result.score, 4), max_count=8)
+        if result.score <= 4:
+            finite = parse_program(result.details["finite_form"])
+            counts_small = all(t.count <= 8 for t in _loops(finite))
+            if counts_small:
+                assert brute == result.score, (board, result.solution)
+        assert brute is None or brute >= result.score, (board, result.solution)
+        checked += 1
+    assert checked > 40
+
+
+def _loops(program):
+    for token in program:
+        if not isinstance(token, str):
+            yield token
+            yield from _loops(token.body)
+
+
+def test_all_lists_distinct_shortest_programs():
+    board = _challenge(2)
+    result = solve(board, Budget(time_s=30), limit=10)
+    listed = result.details["all"]
+    assert len(listed) == len(set(listed)) >= 2
+    for text in listed:
+        program = parse_program(text)
+        assert token_count(program) == 4 and simulate(board, program).solved
+
+
+def test_unreachable_square_is_unsolvable_without_searching():
+    board = board_from_text("S#.#\n##..")
+    result = solve(board, Budget(time_s=1))
+    assert result.status == "unsolvable"
+    assert "row 1 column 4" in result.proof and result.details["unreachable"] == [[1, 4]]
+
+
+def test_all_marked_board_needs_no_tokens():
+    result = solve(board_from_text("SO\nOO"), Budget(time_s=1))
+    assert result.status == "optimal" and result.score == 0
+
+
+def test_tiny_budgets_stop_honestly_with_a_verified_answer():
+    board = _challenge(12)
+    by_nodes = solve(board, Budget(time_s=60, nodes=5000))
+    assert by_nodes.status == "best-found" and by_nodes.stats.stopped_by == "nodes"
+    by_memory = solve(board, Budget(time_s=60, memory_mb=20))
+    assert by_memory.status == "best-found" and by_memory.stats.stopped_by == "memory"
+    for result in (by_nodes, by_memory):
+        assert result.verified and simulate(board, parse_program(result.solution)).solved
+        assert result.proof.startswith("best found: every program of up to")
