@@ -335,10 +335,9 @@ def published(start, holes, offsets, zobrist, pool_size, record_size, seen_slots
     pool = np.zeros((pool_size, nw), dtype=np.uint64)
     pool_hash = np.zeros(pool_size, dtype=np.uint64)
     pool_record = np.zeros(pool_size, dtype=np.int64)
-    pool_next = np.full(pool_size, -1, dtype=np.int64)
-    for i in range(pool_size - 1):
-        pool_next[i] = i + 1
-    free = 0
+    pool_next = np.zeros(pool_size, dtype=np.int64)  # queue links, and the free list's links
+    free = -1  # freed slots, reused first
+    fresh = 0  # slots from here on were never used (their pages are never touched)
     head = np.full(max_score + 1, -1, dtype=np.int64)
     record_parent = np.zeros(record_size, dtype=np.int64)
     record_move = np.zeros(record_size, dtype=np.int32)
@@ -352,8 +351,8 @@ def published(start, holes, offsets, zobrist, pool_size, record_size, seen_slots
         if get_bit(start, b):
             h0 ^= zobrist[b]
     # the start: record 0, in queue 0
-    slot = free
-    free = pool_next[slot]
+    slot = fresh
+    fresh += 1
     pool[slot, :] = start
     pool_hash[slot] = h0
     pool_record[slot] = 0
@@ -421,7 +420,7 @@ def published(start, holes, offsets, zobrist, pool_size, record_size, seen_slots
                     break
             if known:
                 continue
-            if seen[j] != ZERO or records >= record_size or free < 0:
+            if seen[j] != ZERO or records >= record_size or (free < 0 and fresh >= pool_size):
                 code = OUT_OF_MEMORY
                 stop = True
                 break
@@ -436,8 +435,12 @@ def published(start, holes, offsets, zobrist, pool_size, record_size, seen_slots
                 code = FOUND
                 stop = True
                 break
-            slot = free
-            free = pool_next[slot]
+            if free >= 0:
+                slot = free
+                free = pool_next[slot]
+            else:
+                slot = fresh
+                fresh += 1
             pool[slot, :] = child
             pool_hash[slot] = ch
             pool_record[slot] = records - 1
@@ -579,3 +582,199 @@ def position_hash(key):
         x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
         h = x ^ (x >> np.uint64(31))
     return h
+
+
+@njit(cache=True)
+def _isolated_around(pos, offsets, nbits, cells, mark, stamp):
+    """Pegs with no peg next to them (along a jump direction) among ``cells`` and their neighbours.
+
+    ``mark``/``stamp`` count each hole once.
+    """
+    total = 0
+    for k in range(cells.shape[0]):
+        x = cells[k]
+        for j in range(-1, offsets.shape[0]):
+            y = x if j < 0 else x + offsets[j]
+            if y < 0 or y >= nbits or mark[y] == stamp:
+                continue
+            mark[y] = stamp
+            if get_bit(pos, y) == ZERO:
+                continue
+            alone = True
+            for i in range(offsets.shape[0]):
+                z = y + offsets[i]
+                if 0 <= z < nbits and get_bit(pos, z) != ZERO:
+                    alone = False
+                    break
+            if alone:
+                total += 1
+    return total
+
+
+@njit(cache=True)
+def isolated_pegs(pos, offsets):
+    """Pegs with no neighbouring peg along any jump direction (whole board; for tests)."""
+    nbits = pos.shape[0] * 64
+    total = 0
+    for y in range(nbits):
+        if get_bit(pos, y) == ZERO:
+            continue
+        alone = True
+        for i in range(offsets.shape[0]):
+            z = y + offsets[i]
+            if 0 <= z < nbits and get_bit(pos, z) != ZERO:
+                alone = False
+                break
+        if alone:
+            total += 1
+    return total
+
+
+@njit(cache=True)
+def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, node_limit, deadline_ns,
+         best_path, stats):
+    """Beam search over jumps: keep the ``width`` best positions of each depth.
+
+    Positions of one depth all have the same number of pegs, so they are
+    ranked by ``iso_weight`` times the number of isolated pegs (no peg next
+    to them along a jump direction: such a peg needs another to come to it
+    before it can leave), updated locally after each jump, plus the sum of
+    ``phi`` over the pegs (``phi`` grows away from the centre, so compact
+    positions rank first), plus ``noise`` times a random number. Duplicate
+    positions (same Zobrist hash) are dropped.
+    Returns FOUND at one peg, EXHAUSTED when the beam dies out, or a budget
+    code; ``best_path`` gets the deepest line and stats = [nodes, best depth].
+    """
+    np.random.seed(seed)
+    nw = start.shape[0]
+    nbits = nw * 64
+    dcount = offsets.shape[0]
+    max_depth = count_pegs(start) - 1
+    cur = np.zeros((width, nw), dtype=np.uint64)
+    nxt_pos = np.zeros((width, nw), dtype=np.uint64)
+    cur_hash = np.zeros(width, dtype=np.uint64)
+    nxt_hash = np.zeros(width, dtype=np.uint64)
+    cur_h = np.zeros(width, dtype=np.float64)
+    nxt_h = np.zeros(width, dtype=np.float64)
+    parent = np.zeros((max_depth + 1, width), dtype=np.int32)
+    move = np.zeros((max_depth + 1, width), dtype=np.int32)
+    cap = width * 64 + 4096
+    cand_key = np.zeros(cap, dtype=np.float64)
+    cand_parent = np.zeros(cap, dtype=np.int32)
+    cand_move = np.zeros(cap, dtype=np.int32)
+    cand_hash = np.zeros(cap, dtype=np.uint64)
+    cand_h = np.zeros(cap, dtype=np.float64)
+    seen_size = 1
+    while seen_size < 4 * width:
+        seen_size *= 2
+    seen = np.zeros(seen_size, dtype=np.uint64)
+    codes = np.zeros(nbits * dcount, dtype=np.int32)
+    scratch = np.zeros((3, nw), dtype=np.uint64)
+    child = np.zeros(nw, dtype=np.uint64)
+    cells = np.zeros(3, dtype=np.int64)
+    mark = np.zeros(nbits, dtype=np.int64)
+    stamp = 0
+    cur[0, :] = start
+    h0 = ZERO
+    for b in range(nbits):
+        if get_bit(start, b):
+            h0 ^= zobrist[b]
+    cur_hash[0] = h0
+    size = 1
+    nodes = 0
+    depth = 0
+    code = EXHAUSTED
+    while size > 0 and depth < max_depth:
+        ncand = 0
+        for i in range(size):
+            n = generate(cur[i], holes, offsets, codes, scratch)
+            for k in range(n):
+                nodes += 1
+                m = codes[k]
+                a = m // dcount
+                o = offsets[m % dcount]
+                cells[0] = a
+                cells[1] = a + o
+                cells[2] = a + 2 * o
+                before = 0
+                after = 0
+                if iso_weight > 0:
+                    stamp += 1
+                    before = _isolated_around(cur[i], offsets, nbits, cells, mark, stamp)
+                    child[:] = cur[i]
+                    flip_bit(child, a)
+                    flip_bit(child, a + o)
+                    flip_bit(child, a + 2 * o)
+                    stamp += 1
+                    after = _isolated_around(child, offsets, nbits, cells, mark, stamp)
+                if ncand == cap:
+                    # keep the better half and go on collecting
+                    order = np.argsort(cand_key[:ncand])
+                    keep = cap // 2
+                    cand_key[:keep] = cand_key[order[:keep]]
+                    cand_parent[:keep] = cand_parent[order[:keep]]
+                    cand_move[:keep] = cand_move[order[:keep]]
+                    cand_hash[:keep] = cand_hash[order[:keep]]
+                    cand_h[:keep] = cand_h[order[:keep]]
+                    ncand = keep
+                h = cur_h[i] + iso_weight * (after - before) - phi[a] - phi[a + o] + phi[a + 2 * o]
+                cand_h[ncand] = h
+                cand_key[ncand] = h + noise * np.random.random()
+                cand_parent[ncand] = i
+                cand_move[ncand] = m
+                cand_hash[ncand] = cur_hash[i] ^ zobrist[a] ^ zobrist[a + o] ^ zobrist[a + 2 * o]
+                ncand += 1
+            if nodes >= node_limit:
+                code = OUT_OF_NODES
+                break
+            if (i & 15) == 0 and monotonic_ns() >= deadline_ns:
+                code = OUT_OF_TIME
+                break
+        if code != EXHAUSTED or ncand == 0:
+            break
+        order = np.argsort(cand_key[:ncand])
+        seen[:] = ZERO
+        taken = 0
+        for r in range(ncand):
+            c = order[r]
+            key = cand_hash[c] | ONE
+            j = key & np.uint64(seen_size - 1)
+            dup = False
+            while seen[j] != ZERO:
+                if seen[j] == key:
+                    dup = True
+                    break
+                j = (j + ONE) & np.uint64(seen_size - 1)
+            if dup:
+                continue
+            seen[j] = key
+            p = cand_parent[c]
+            m = cand_move[c]
+            a = m // dcount
+            o = offsets[m % dcount]
+            nxt_pos[taken, :] = cur[p]
+            flip_bit(nxt_pos[taken], a)
+            flip_bit(nxt_pos[taken], a + o)
+            flip_bit(nxt_pos[taken], a + 2 * o)
+            nxt_hash[taken] = cand_hash[c]
+            nxt_h[taken] = cand_h[c]
+            parent[depth + 1, taken] = p
+            move[depth + 1, taken] = m
+            taken += 1
+            if taken == width:
+                break
+        cur, nxt_pos = nxt_pos, cur
+        cur_hash, nxt_hash = nxt_hash, cur_hash
+        cur_h, nxt_h = nxt_h, cur_h
+        size = taken
+        depth += 1
+    if depth == max_depth:
+        code = FOUND
+    # the line to the first (best ranked) position of the deepest level reached
+    idx = 0
+    for d in range(depth, 0, -1):
+        best_path[d - 1] = move[d, idx]
+        idx = parent[d, idx]
+    stats[0] = nodes
+    stats[1] = depth
+    return code

@@ -205,10 +205,42 @@ def report(board: Board, label: str, objective: str, finish: Cell | None, strate
 # -- jumps -------------------------------------------------------------------------
 
 def _solve_jumps(board: Board, budget: Budget, seed: int):
-    from gridsolver.pegs import kernels
-
+    """Exhaustive search first (proves small boards), then beam searches of doubling width."""
     layout = Layout.of(board, seed)
     perms = symmetries(board)
+    # phase 1 gets a tenth of the time (at most 3 s), phase 2 the rest
+    share = 3.0 if budget.time_s is None else min(0.1 * budget.time_s, 3.0)
+    nodes = budget.nodes if budget.nodes is not None else (None if budget.time_s else 5_000_000)
+    phase1 = Budget(time_s=share, memory_mb=budget.memory_mb, nodes=nodes)
+    code, best, nodes, runs, entries = _restarted_dfs(board, layout, perms, phase1, seed)
+    extra = {"symmetries": len(perms), "restarts": runs, "table_entries": entries}
+    from gridsolver.pegs import kernels
+
+    if code == kernels.FOUND:
+        return ("optimal", best, f"one peg left: {len(best)} jumps is the most possible", nodes, None,
+                extra)
+    if code == kernels.EXHAUSTED:
+        proof = (f"exhaustive depth-first search under {len(perms)} symmetries with a table of explored "
+                 "positions")
+        return "optimal", best, proof, nodes, None, extra
+    code, beam_best, beam_nodes, width = _widening_beam(board, layout, budget, seed, nodes)
+    nodes += beam_nodes
+    extra["beam_width"] = width
+    if len(beam_best) > len(best):
+        best = beam_best
+        extra["found_by"] = "beam"
+    if len(best) == board.peg_count - 1:
+        return ("optimal", best, f"one peg left: {len(best)} jumps is the most possible", nodes, None,
+                extra)
+    stopped = "nodes" if budget.nodes is not None and nodes >= budget.nodes else "time"
+    return "best-found", best, "", nodes, stopped, extra
+
+
+def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, seed: int):
+    """Depth-first searches with doubling node limits sharing one table; run 0 follows the
+    move-order weights, later runs add noise so they try other lines."""
+    from gridsolver.pegs import kernels
+
     perm_array = layout.perm_array(perms)
     weights = layout.weights(centroid(board))
     table = GrowingTable(budget, layout.words)
@@ -220,7 +252,6 @@ def _solve_jumps(board: Board, budget: Budget, seed: int):
     code = kernels.OUT_OF_NODES
     node_budget = budget.node_limit()
     while True:
-        # run 0 follows the weights exactly; later runs add noise so they try other lines
         run_limit = min(limit, node_budget - nodes)
         if run_limit <= 0:
             code = kernels.OUT_OF_NODES
@@ -234,22 +265,54 @@ def _solve_jumps(board: Board, budget: Budget, seed: int):
             best = [layout.decode(c) for c in best_path[:int(stats[1])]]
         if code in (kernels.FOUND, kernels.EXHAUSTED, kernels.OUT_OF_TIME):
             break
-        if code == kernels.TABLE_FULL:
-            table.grow()
         if budget.expired(nodes):
             code = kernels.OUT_OF_TIME if nodes < node_budget else kernels.OUT_OF_NODES
             break
+        if code == kernels.TABLE_FULL:
+            table.grow()
+        else:
+            run += 1
+            limit *= 2
+    return code, best, nodes, run, int(stats[2])
+
+
+BEAM_ISOLATED_WEIGHT = 1.0  # per isolated peg
+BEAM_SPREAD_WEIGHT = 4.0  # a peg in a corner costs about 2 * this
+
+
+def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used_nodes: int):
+    """Beam searches of width 8, 16, 32, ... until one peg, the budget or the memory bound."""
+    from gridsolver.pegs import kernels
+
+    cr, cc = centroid(board)
+    scale = BEAM_SPREAD_WEIGHT / max(1.0, (board.rows * board.cols) / 4.0)
+    phi = np.zeros(layout.words * 64, dtype=np.float64)
+    for r, c in board.hole_cells():
+        phi[board.index((r, c))] = scale * ((r - cr) ** 2 + (c - cc) ** 2)
+    start = layout.to_words(board.pegs)
+    memory = budget.memory_bytes() or (8 << 30)
+    best: list[Jump] = []
+    best_path = np.zeros(board.peg_count, dtype=np.int32)
+    stats = np.zeros(3, dtype=np.int64)
+    nodes, width, run = 0, 8, 0
+    code = kernels.OUT_OF_TIME
+    while not budget.expired(used_nodes + nodes):
+        # per width unit: the parent links of every depth, the candidates and two position rows
+        need = width * (8 * board.peg_count + 64 * 40 + 16 * (layout.words + 2))
+        if need > memory * 0.5 and run > 0:
+            width //= 2
+        code = kernels.beam(start, layout.holes, layout.offsets, layout.zobrist, phi, BEAM_ISOLATED_WEIGHT,
+                            width, 0.5, seed * 1000 + run, budget.node_limit() - used_nodes - nodes,
+                            budget.deadline_ns(), best_path, stats)
+        nodes += int(stats[0])
+        if int(stats[1]) > len(best):
+            best = [layout.decode(c) for c in best_path[:int(stats[1])]]
+        if code == kernels.FOUND:
+            break
+        if need <= memory * 0.5:
+            width *= 2
         run += 1
-        limit *= 2
-    extra = {"symmetries": len(perms), "restarts": run, "table_entries": int(stats[2])}
-    if code == kernels.FOUND:
-        return ("optimal", best, f"one peg left: {len(best)} jumps is the most possible", nodes, None,
-                extra)
-    if code == kernels.EXHAUSTED:
-        proof = (f"exhaustive depth-first search under {len(perms)} symmetries with a table of explored "
-                 "positions")
-        return "optimal", best, proof, nodes, None, extra
-    return "best-found", best, "", nodes, STOPPED.get(code, "time"), extra
+    return code, best, nodes, width
 
 
 def _solve_published(board: Board, budget: Budget, seed: int):
