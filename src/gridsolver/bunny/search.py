@@ -131,6 +131,47 @@ class Library:
         return out
 
 
+def greedy_program(lib: Library, board: Board, step_limit: int = 100_000) -> Program:
+    """A quick upper bound: repeatedly take the library fragment that marks most per token.
+
+    When no fragment marks anything new from where the bunny stands, it walks
+    the shortest path to the nearest unmarked square instead.
+    """
+    from gridsolver.bunny.walk import path_to_nearest
+
+    count = lib.size
+    words = lib.lib_v.shape[2]
+    target = np.zeros(words, np.uint64)
+    for q in board.targets():
+        target[q >> 6] |= np.uint64(1 << (q & 63))
+    vis = np.zeros(words, np.uint64)
+    vis[board.start >> 6] |= np.uint64(1 << (board.start & 63))
+    tokens = lib.tokens[:count].astype(np.float64)
+    tokens[tokens == 0] = np.inf
+    state = board.start * 4
+    program: Program = ()
+    for _ in range(step_limit):
+        missing = target & ~vis
+        if not missing.any():
+            return program
+        gained = lib.lib_v[:count, state, :] & missing
+        gain = np.unpackbits(gained.view(np.uint8), axis=1).sum(axis=1)
+        best = int(np.argmax(gain / tokens))
+        if gain[best] > 0:
+            program += lib.program(best)
+            vis |= lib.lib_v[best, state]
+            state = int(lib.lib_f[best, state])
+            continue
+        wanted = {q for q in board.targets() if not (int(vis[q >> 6]) >> (q & 63)) & 1}
+        path = path_to_nearest(board, state // 4, state % 4, wanted)
+        for token in path:
+            entry = 1 + "FLR".index(token)  # the primitives follow the empty fragment
+            vis |= lib.lib_v[entry, state]
+            state = int(lib.lib_f[entry, state])
+        program += tuple(path)
+    return program
+
+
 @dataclass
 class Solution:
     """A verified program: the unbounded form and its finite form."""
@@ -263,6 +304,10 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
     else:  # stopped by the budget, or every program shorter than the walk was ruled out
         optimal = stopped is None
         solutions = [fallback]
+        if not optimal:
+            greedy = verify(board, greedy_program(lib, board))
+            if greedy is not None and greedy.tokens < fallback.tokens:
+                solutions = [greedy]
     return Outcome(solutions, exhausted, optimal, stopped, int(stats[0]), lib.size, lib.top,
                    lib.count_capped, lib.largest_count)
 

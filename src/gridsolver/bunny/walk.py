@@ -60,3 +60,27 @@ def _compress(tokens: list[str]) -> Program:
             out.extend(tokens[i:j])
         i = j
     return tuple(out)
+
+
+def path_to_nearest(board: Board, square: int, direction: int, wanted: set[int]) -> list[str]:
+    """The fewest F/L/R tokens that take the bunny from (square, direction) onto a wanted square."""
+    from collections import deque
+
+    start = (square, direction)
+    previous: dict[tuple[int, int], tuple[tuple[int, int], str] | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        if state[0] in wanted:
+            tokens = []
+            while previous[state] is not None:
+                state, token = previous[state]
+                tokens.append(token)
+            return tokens[::-1]
+        sq, d = state
+        for token, nxt in (("F", (board.neighbour(sq, d), d)), ("L", (sq, (d + 3) % 4)),
+                           ("R", (sq, (d + 1) % 4))):
+            if nxt not in previous:
+                previous[nxt] = (state, token)
+                queue.append(nxt)
+    return []
