@@ -96,3 +96,21 @@ def test_tiny_budgets_stop_honestly_with_a_verified_answer():
     for result in (by_nodes, by_memory):
         assert result.verified and simulate(board, parse_program(result.solution)).solved
         assert result.proof.startswith("best found: every program of up to")
+
+
+def test_optimum_agrees_with_brute_force_up_to_five_tokens():
+    """Like the tiny-board check, on larger boards and every program of up to 5 tokens (counts <= 6)."""
+    rng = random.Random(11)
+    scores = []
+    for _ in range(25):
+        board = random_connected_board(rng, rng.randint(2, 4), rng.randint(2, 4), fill=0.8)
+        if not board.targets():
+            continue
+        result = solve(board, Budget(time_s=60))
+        brute = brute_force_optimum(board, max_tokens=min(result.score, 5), max_count=6)
+        assert brute is None or brute >= result.score, (board, result.solution)
+        finite = parse_program(result.details["finite_form"])
+        if result.score <= 5 and all(t.count <= 6 for t in _loops(finite)):
+            assert brute == result.score, (board, result.solution)
+        scores.append(result.score)
+    assert {5, 6} <= set(scores)  # both a found 5 and a proof that no 5 exists were checked
