@@ -10,7 +10,14 @@ import json
 import click
 
 from gridsolver.core.boards import load_boards, read_package_text
-from gridsolver.core.cliutil import budget_options, json_option, make_budget, seed_option, solve_each
+from gridsolver.core.cliutil import (
+    budget_options,
+    json_option,
+    make_budget,
+    seed_option,
+    solve_each,
+    workers_options,
+)
 
 CHALLENGE = "challenge"
 CHALLENGE_FILES = (
@@ -64,6 +71,7 @@ def solve(boards: tuple[str, ...], time_s: float | None, memory_mb: float | None
     from gridsolver.bunny.render import marking_order
     from gridsolver.bunny.rules import parse_board
     from gridsolver.bunny.search import solve as solve_board
+    from gridsolver.core.progress import progress
 
     texts = load_boards(boards, comment=None, named=named_board)
     for text in texts:  # every board is read before the first search, so bad input fails fast
@@ -71,7 +79,9 @@ def solve(boards: tuple[str, ...], time_s: float | None, memory_mb: float | None
 
     def one(text):
         board = parse_board(text)
-        result = solve_board(board, make_budget(time_s, memory_mb, nodes), limit=limit if all_ else 1)
+        with progress(None, f"bunny {board.name}") as bar:
+            result = solve_board(board, make_budget(time_s, memory_mb, nodes), limit=limit if all_ else 1,
+                                 on_progress=bar.note)
         if show and result.solution is not None:
             from gridsolver.bunny.notation import parse_program
 
@@ -122,20 +132,22 @@ def run(board: str, program: str, as_json: bool, show: bool) -> None:
 @click.option("--memory", "memory_mb", type=float, default=2048.0, show_default=True, metavar="MB",
               help="Memory budget per board in MB.")
 @json_option
-def bench(time_s: float, memory_mb: float, as_json: bool) -> None:
-    """The 12-board challenge: tokens, proof and time per board, and the total score."""
-    from gridsolver.bunny.search import challenge_row
-    from gridsolver.core.progress import progress
+@workers_options
+def bench(time_s: float, memory_mb: float, as_json: bool, workers: int | None, cluster: str | None) -> None:
+    """The 12-board challenge: tokens, proof and time per board, and the total score.
 
-    boards = _load((CHALLENGE,))
-    rows = []
-    with progress(len(boards), "challenge") as bar:
-        for text, board in boards:
-            row = challenge_row(board, make_budget(time_s, memory_mb, None), CHALLENGE_FILES[text.index - 1])
-            rows.append(row)
-            if as_json:
-                click.echo(json.dumps(row, separators=(",", ":")))
-            bar.advance()
+    Boards run one at a time unless --workers or --cluster is given (the
+    times of parallel boards share the machine).
+    """
+    from gridsolver.bunny.search import challenge_job
+    from gridsolver.core.parallel import parallel_map
+
+    boards = [text for text, _ in _load((CHALLENGE,))]
+    jobs = [(text.text, name, time_s, memory_mb) for text, name in zip(boards, CHALLENGE_FILES, strict=True)]
+    rows = parallel_map(challenge_job, jobs, workers=workers or 1, cluster=cluster, label="challenge")
+    if as_json:
+        for row in rows:
+            click.echo(json.dumps(row, separators=(",", ":")))
     total = sum(r["score"] for r in rows)
     seconds = sum(r["seconds"] for r in rows)
     proved = sum(r["status"] == "optimal" for r in rows)

@@ -17,6 +17,7 @@ top-level search iterates it until its orbit closes.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -235,7 +236,8 @@ class Outcome:
     largest_count: int
 
 
-def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: int | None = None) -> Outcome:
+def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: int | None = None,
+           on_progress: Callable[[str], None] | None = None) -> Outcome:
     """The shortest programs for a solvable board (every target reachable), within ``budget``."""
     from gridsolver.bunny import kernels as K
 
@@ -298,6 +300,8 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
         if solutions:
             break
         exhausted = k
+        if on_progress is not None:
+            on_progress(f"no program of {k} tokens; library {lib.size:,} fragments")
         k += 1
     if solutions:  # found at k after every program of k - 1 tokens was ruled out
         optimal = True
@@ -320,7 +324,8 @@ def _stopped_by(status: int, stats: np.ndarray, budget: Budget) -> str:
     return "nodes" if stats[0] >= budget.node_limit() else "time"
 
 
-def solve(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT) -> SolveResult:
+def solve(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT,
+          on_progress: Callable[[str], None] | None = None) -> SolveResult:
     """Solve one board and say what is proved."""
     start = time.perf_counter()
     unreachable = board.unreachable()
@@ -334,7 +339,7 @@ def solve(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT) -> SolveResu
     if not board.targets():
         return SolveResult(GAME, board.name, "optimal", solution="", score=0, score_name="tokens",
                            proof="every square is already marked", verified=True)
-    outcome = search(board, budget, limit)
+    outcome = search(board, budget, limit, on_progress=on_progress)
     best = outcome.solutions[0]
     k = best.tokens
     bound = "any loop counts" if not outcome.count_capped else f"loop counts up to {outcome.largest_count}"
@@ -375,3 +380,11 @@ def challenge_row(board: Board, budget: Budget, name: str) -> dict:
         "program": result.solution if solved else "",
         "proof": result.proof,
     }
+
+
+def challenge_job(job: tuple[str, str, float, float]) -> dict:
+    """``challenge_row`` for a parallel map: (board text, name, seconds, megabytes)."""
+    from gridsolver.bunny.rules import board_from_text
+
+    text, name, time_s, memory_mb = job
+    return challenge_row(board_from_text(text, name), Budget(time_s=time_s, memory_mb=memory_mb), name)
