@@ -49,18 +49,22 @@ def score_table(quick: bool) -> Table:
     workers = default_workers()
     table = Table(f"Geometric mean over tracks 1-{count} ({turns:,} turns)",
                   ["player", "geometric mean", "median", "best", "tracks at 1-2 points",
-                   "max rats alive", "wall s"])
+                   "max rats alive", "rat-moves", "M rat-moves/s per worker (wall)", "wall s"])
     for name in SCORE_PLAYERS:
         start = time.perf_counter()
         games = parallel_map(play_track, [(name, seed, turns, None, None, None)
                                           for seed in range(1, count + 1)], workers=workers)
         wall = time.perf_counter() - start
         points = sorted(g.points for g in games)
+        moves = sum(g.rat_moves for g in games)
+        loops = sum(g.elapsed_s for g in games)
         table.add(name, round(geometric_mean(points), 2), points[len(points) // 2], points[-1],
-                  sum(1 for p in points if p <= 2), max(g.alive for g in games), round(wall, 1))
+                  sum(1 for p in points if p <= 2), max(g.alive for g in games), moves,
+                  round(moves / loops / 1e6, 2), round(wall, 1))
     table.notes.append(f"{workers} worker processes; track i uses seed i "
                        f"(`gridsolver ratrace play --player NAME --tracks {count} --seed 1`).")
-    table.notes.append("Reference: the spec reports 28-30 for colour-score in the C++ controller.")
+    table.notes.append("Reference: the spec reports 28-30 for colour-score in the C++ controller "
+                       "(whose rules differ in details the spec lists); this controller follows the spec.")
     table.notes.append("Built-in players: " + ", ".join(PLAYERS) + ".")
     return table
 
