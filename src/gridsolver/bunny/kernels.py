@@ -36,8 +36,16 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 @njit(cache=True)
 def _expired(limits, stats):
-    """``limits`` = (deadline on the monotonic clock in ns, node limit); ``stats[0]`` counts nodes."""
-    return stats[0] >= limits[1] or monotonic_ns() >= limits[0]
+    """``limits`` = (deadline on the monotonic clock in ns, node limit); ``stats[0]`` counts nodes.
+
+    The clock is read once per 1024 nodes (``stats[3]`` holds the next node count to read it at).
+    """
+    if stats[0] >= limits[1]:
+        return True
+    if stats[0] < stats[3]:
+        return False
+    stats[3] = stats[0] + 1024
+    return monotonic_ns() >= limits[0]
 
 
 @njit(cache=True)
@@ -151,7 +159,7 @@ def build_loops(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s, to
     nxt_f = np.empty(n_states, np.int32)
     nxt_w = np.empty((n_states, words), np.uint64)
     for b in range(level_start[j - 1], level_end[j - 1]):
-        if (b & 63) == 0 and _expired(limits, stats):
+        if _expired(limits, stats):
             return OUT_OF_TIME
         fb = lib_f[b]
         vb = lib_v[b]
@@ -193,6 +201,8 @@ def build_loops(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s, to
             cur_f[:] = nxt_f
             cur_w[:, :] = nxt_w
             stats[0] += 1
+            if _expired(limits, stats):
+                return OUT_OF_TIME
             if n > stats[1]:
                 stats[1] = n
             e = insert(cur_f, cur_w, KIND_LOOP, b, n, j, lib_f, lib_v, kinds, arg0s, arg1s, toks,
@@ -210,14 +220,12 @@ def build_sequences(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s
     words = lib_v.shape[2]
     buf_f = np.empty(n_states, np.int32)
     buf_v = np.empty((n_states, words), np.uint64)
-    checked = 0
     for a in range(1, j):
         for h in range(level_start[a], level_end[a]):
             if kinds[h] != KIND_PRIMITIVE and kinds[h] != KIND_LOOP:
                 continue
             for t in range(level_start[j - a], level_end[j - a]):
-                checked += 1
-                if (checked & 1023) == 0 and _expired(limits, stats):
+                if _expired(limits, stats):
                     return OUT_OF_TIME
                 compose(lib_f[h], lib_v[h], lib_f[t], lib_v[t], buf_f, buf_v)
                 stats[0] += 1
@@ -302,10 +310,11 @@ def final_loop(state, vis, first, second, lib_f, lib_v, target, stamp, stamp_id,
 
 
 @njit(cache=True)
-def _tails(state, acc, level, level_start, level_end, lib_v, target, prefix, found, n_found):
+def _tails(state, acc, level, level_start, level_end, lib_v, target, prefix, found, n_found, stats):
     """Record every stored entry of ``level`` tokens that completes the board from ``state``."""
     words = target.shape[0]
     k = prefix.shape[0] // PIECE_FIELDS
+    stats[0] += level_end[level] - level_start[level]
     for t in range(level_start[level], level_end[level]):
         ok = True
         for w in range(words):
@@ -341,20 +350,20 @@ def search_next(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, ta
             if kinds[h] > 1:  # only new items (primitives, loops) start a sequence
                 continue
             stats[0] += 1
-            if (stats[0] & 4095) == 0 and _expired(limits, stats):
+            if _expired(limits, stats):
                 return OUT_OF_TIME
             for w in range(words):
                 acc[w] = vis[w] | lib_v[h, state, w]
             head[k] = PIECE_ENTRY
             head[k + 1] = h
             if _tails(lib_f[h, state], acc, top + 1 - a, level_start, level_end, lib_v, target, head,
-                      found, n_found):
+                      found, n_found, stats):
                 return DONE
     pieces = np.zeros(k + PIECE_FIELDS, np.int64)
     pieces[:k] = prefix
     for b in range(level_start[top], level_end[top]):
         stats[0] += 1
-        if (stats[0] & 1023) == 0 and _expired(limits, stats):
+        if _expired(limits, stats):
             return OUT_OF_TIME
         stamp_counter[0] += 1
         n = final_loop(state, vis, b, -1, lib_f, lib_v, target, stamp, stamp_counter[0], acc)
@@ -396,20 +405,20 @@ def search_next2(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, t
             if kinds[h] > 1:
                 continue
             stats[0] += 1
-            if (stats[0] & 4095) == 0 and _expired(limits, stats):
+            if _expired(limits, stats):
                 return OUT_OF_TIME
             for w in range(words):
                 acc[w] = vis[w] | lib_v[h, state, w]
             prefix[0] = PIECE_ENTRY
             prefix[1] = h
             if _tails(lib_f[h, state], acc, top + 2 - a, level_start, level_end, lib_v, target, prefix,
-                      found, n_found):
+                      found, n_found, stats):
                 return DONE
     # LOOP(n){b} with b of `top` tokens, then one primitive: every count up to the closed orbit.
     n_states = lib_f.shape[1]
     for b in range(level_start[top], level_end[top]):
         stats[0] += 1
-        if (stats[0] & 255) == 0 and _expired(limits, stats):
+        if _expired(limits, stats):
             return OUT_OF_TIME
         stamp_counter[0] += 1
         x = state
@@ -429,7 +438,7 @@ def search_next2(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, t
                 prefix[1] = b
                 prefix[2] = -1
                 prefix[3] = n
-                if _tails(x, acc, 1, level_start, level_end, lib_v, target, prefix, found, n_found):
+                if _tails(x, acc, 1, level_start, level_end, lib_v, target, prefix, found, n_found, stats):
                     return DONE
     # A final loop whose body is a new item of a tokens followed by a stored entry of top + 1 - a.
     pieces = np.zeros(PIECE_FIELDS, np.int64)
@@ -439,7 +448,7 @@ def search_next2(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, t
                 continue
             for t in range(level_start[top + 1 - a], level_end[top + 1 - a]):
                 stats[0] += 1
-                if (stats[0] & 1023) == 0 and _expired(limits, stats):
+                if _expired(limits, stats):
                     return OUT_OF_TIME
                 stamp_counter[0] += 1
                 n = final_loop(state, vis, h, t, lib_f, lib_v, target, stamp, stamp_counter[0], nxt)

@@ -244,7 +244,7 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
     fallback = verify(board, walk_program(board))
     assert fallback is not None, "the walk program must solve a connected board"
     count_cap = count_cap or 64 * board.size + 64
-    capacity = max(1024, min(1 << 30, int((budget.memory_bytes() or 8 << 30) * 0.6)
+    capacity = max(8, min(1 << 30, int((budget.memory_bytes() or 8 << 30) * 0.6)
                              // Library.bytes_per_entry(board)))
     lib = Library(board, capacity)
     deadline = np.array([budget.deadline_ns(), budget.node_limit()], np.int64)
