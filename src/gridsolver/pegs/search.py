@@ -236,19 +236,26 @@ def _solve_jumps(board: Board, budget: Budget, seed: int):
     return "best-found", best, "", nodes, stopped, extra
 
 
-def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, seed: int):
+def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, seed: int,
+                   target: Cell | None = None, first_limit: int = 20_000):
     """Depth-first searches with doubling node limits sharing one table; run 0 follows the
-    move-order weights, later runs add noise so they try other lines."""
+    move-order weights, later runs add noise so they try other lines.
+
+    With ``target`` the searches look for one peg there; the table then holds dead positions.
+    Either way a stored position's whole subtree was explored, so the table stays valid from
+    run to run and a run that ends without hitting its node limit is exhaustive.
+    """
     from gridsolver.pegs import kernels
 
     perm_array = layout.perm_array(perms)
-    weights = layout.weights(centroid(board))
+    weights = layout.weights(centroid(board) if target is None else target)
+    target_bit = -1 if target is None else board.index(target)
     table = GrowingTable(budget, layout.words)
     start = layout.to_words(board.pegs)
     best: list[Jump] = []
     best_path = np.zeros(board.peg_count, dtype=np.int32)
     stats = np.zeros(3, dtype=np.int64)
-    nodes, run, limit = 0, 0, 20_000
+    nodes, run, limit = 0, 0, first_limit
     code = kernels.OUT_OF_NODES
     node_budget = budget.node_limit()
     while True:
@@ -258,11 +265,14 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
             break
         noise = 0.0 if run == 0 else float(np.ptp(weights)) * 0.5 + 1.0
         code = kernels.dfs(start, layout.holes, layout.offsets, weights, layout.zobrist, perm_array,
-                           len(perms), -1, table.hash, table.keys, table.grow_at, noise, seed * 1000 + run,
+                           len(perms), target_bit, table.hash, table.keys, table.grow_at, noise,
+                           seed * 1000 + run,
                            run_limit, budget.deadline_ns(), best_path, stats)
         nodes += int(stats[0])
-        if int(stats[1]) > len(best):
+        if target is None and int(stats[1]) > len(best):
             best = [layout.decode(c) for c in best_path[:int(stats[1])]]
+        if target is not None and code == kernels.FOUND:
+            best = [layout.decode(c) for c in best_path[:board.peg_count - 1]]
         if code in (kernels.FOUND, kernels.EXHAUSTED, kernels.OUT_OF_TIME):
             break
         if budget.expired(nodes):
@@ -352,24 +362,10 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int):
         return "impossible", None, proof, 0, None, {"position_classes": classes.count}
     layout = Layout.of(board, seed)
     perms = fixing(symmetries(board), board, finish)
-    weights = layout.weights(finish)
-    table = GrowingTable(budget, layout.words)
-    best_path = np.zeros(board.peg_count, dtype=np.int32)
-    stats = np.zeros(3, dtype=np.int64)
-    nodes = 0
-    while True:
-        # a full table stops the kernel; the bigger table keeps every dead position found so far
-        code = kernels.dfs(layout.to_words(board.pegs), layout.holes, layout.offsets, weights,
-                           layout.zobrist, layout.perm_array(perms), len(perms), board.index(finish),
-                           table.hash, table.keys, table.grow_at, 0.0, seed,
-                           budget.node_limit() - nodes, budget.deadline_ns(), best_path, stats)
-        nodes += int(stats[0])
-        if code != kernels.TABLE_FULL:
-            break
-        table.grow()
-    extra = {"symmetries": len(perms), "table_entries": int(stats[2])}
+    code, jumps, nodes, runs, entries = _restarted_dfs(board, layout, perms, budget, seed, target=finish,
+                                                       first_limit=200_000)
+    extra = {"symmetries": len(perms), "restarts": runs, "table_entries": entries}
     if code == kernels.FOUND:
-        jumps = [layout.decode(c) for c in best_path[:board.peg_count - 1]]
         return "optimal", jumps, "one peg left in the finish hole", nodes, None, extra
     if code == kernels.EXHAUSTED:
         proof = (f"exhaustive depth-first search under the {len(perms)} symmetries fixing {finish}, "
