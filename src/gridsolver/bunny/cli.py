@@ -18,6 +18,7 @@ from gridsolver.core.cliutil import (
     solve_each,
     workers_options,
 )
+from gridsolver.core.errors import InputError
 
 CHALLENGE = "challenge"
 CHALLENGE_FILES = (
@@ -38,7 +39,8 @@ def named_board(name: str) -> str | None:
     wanted = name[len(prefix):].removesuffix(".txt")
     matches = [f for f in CHALLENGE_FILES if f == wanted or f.split("-")[0] == wanted.zfill(2)]
     if len(matches) != 1:
-        return None
+        raise InputError(f"{name}: no such file or shipped board (shipped: challenge, "
+                         f"challenge/01 ... challenge/{len(CHALLENGE_FILES):02d})")
     return read_package_text("gridsolver.bunny", f"data/challenge/{matches[0]}.txt")
 
 
@@ -97,7 +99,10 @@ def solve(boards: tuple[str, ...], time_s: float | None, memory_mb: float | None
 @json_option
 @click.option("--show", is_flag=True, help="Print the board with the order in which squares get marked.")
 def run(board: str, program: str, as_json: bool, show: bool) -> None:
-    """Simulate PROGRAM (e.g. 'LOOP{F F R}') on BOARD and say whether it marks every square."""
+    """Simulate PROGRAM on BOARD: solved or not, steps, unmarked squares.
+
+    PROGRAM is written like 'LOOP{F LOOP(7){F L}}' (quote it for the shell).
+    """
     from gridsolver.bunny.notation import format_program, parse_program
     from gridsolver.bunny.render import marking_order
     from gridsolver.bunny.rules import simulate, token_count
