@@ -114,3 +114,49 @@ def test_optimum_agrees_with_brute_force_up_to_five_tokens():
             assert brute == result.score, (board, result.solution)
         scores.append(result.score)
     assert {5, 6} <= set(scores)  # both a found 5 and a proof that no 5 exists were checked
+
+
+def _first_covering_level(board, levels):
+    """The fewest tokens of a stored library fragment that solves the board (no top-level search)."""
+    import numpy as np
+
+    from gridsolver.bunny import kernels as K
+    from gridsolver.bunny.search import Library
+
+    lib = Library(board, 1 << 20)
+    stats = np.zeros(4, np.int64)
+    limits = np.array([1 << 62, 1 << 62], np.int64)
+    target = np.zeros((board.size + 63) // 64, np.uint64)
+    for q in board.targets():
+        target[q >> 6] |= np.uint64(1 << (q & 63))
+    for k in range(1, levels + 1):
+        if k > lib.top:
+            assert lib.build_next(limits, 10_000, stats) == K.DONE
+        hits = K.covering(lib.level_start[k], lib.level_end[k], lib.lib_v, board.start * 4, target)
+        if len(hits):
+            program = lib.program(hits[0])
+            assert simulate(board, program).solved
+            return k
+    return None
+
+
+@pytest.mark.parametrize("number", [1, 2, 3, 4, 5, 6, 11])
+def test_top_level_search_agrees_with_the_whole_library(number):
+    """The k+1 / k+2 top-level search finds the same optimum as storing every level up to it."""
+    board = _challenge(number)
+    result = solve(board, Budget(time_s=60))
+    assert _first_covering_level(board, result.score) == result.score
+
+
+def test_top_level_search_agrees_with_the_whole_library_on_random_boards():
+    rng = random.Random(5)
+    compared = []
+    for _ in range(30):
+        board = random_connected_board(rng, rng.randint(2, 5), rng.randint(2, 5), fill=0.75)
+        if not board.targets():
+            continue
+        result = solve(board, Budget(time_s=60))
+        if result.score <= 6:
+            assert _first_covering_level(board, result.score) == result.score, board
+            compared.append(result.score)
+    assert compared.count(6) >= 5 and compared.count(5) >= 3  # the k + 2 search was exercised
