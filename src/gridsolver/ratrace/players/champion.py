@@ -1,0 +1,352 @@
+"""The ``champion`` rat race player: per-colour beliefs in the genome, path search over the view.
+
+Genome layout (100 bits; ``docs/ratrace-champion.md`` has the details): colour
+``c`` owns the six contiguous bits ``6c .. 6c+5`` (crossover copies runs of
+about 20 bits, so a colour's belief travels whole). Bits 0-1 of the chunk are
+the *kind*, bits 2-5 a 4-bit *param* ``p``:
+
+- kind 0: an ordinary cell;
+- kind 1: never step here (walls, deadly cells, teleporters that throw back);
+- kind 2: a trap whose lethal cell is at offset ``(p % 3 - 1, p // 3 - 1)``
+  (``p == 4``, the cell itself, means "never step"; ``p >= 9``: ordinary);
+- kind 3: a teleporter moving the rat by ``(1 + (p & 1), (p >> 1) - 4)``:
+  forward 1 or 2, up 4 .. down 3.
+
+Bits 96-99 are unused.
+
+Decision rule (:func:`plan`): a breadth-first search over the 5 x 5 view from
+the rat. A step may not enter a cell outside the track, a "never step" cell or
+a cell a visible believed trap makes lethal; stepping on a believed teleporter
+continues from its landing, which must be in view and safe. The rat aims at
+the reachable cells furthest right, then the nearest of them, and takes a
+first step of such a path (ties: the step furthest right, then at random).
+One turn in ``WANDER`` it takes any believed-safe step instead, which breaks
+the loops a memoryless rat falls into (pushing forever against a wall it
+believes open). A rat with no believed-safe way right steps forward onto
+anything not surely lethal: a genome that distrusts too many colours would
+otherwise freeze its rats, and a rat that tries teaches the population.
+
+:func:`plan` (numba) and :func:`plan_reference` (plain Python) compute the
+same move masks; :func:`champion` draws a move from them. This module
+imports numba: import it only where the game runs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+BITS_PER_COLOUR = 6
+GENOME_BITS = 100
+
+KIND_PLAIN = 0
+KIND_AVOID = 1  # never step here
+KIND_TRAP = 2  # the cell at a neighbour offset is lethal
+KIND_TELEPORT = 3  # stepping here moves the rat by an offset
+
+SELF_TRAP = 4  # the trap param whose lethal cell is the trap itself
+WANDER = 1.0 / 16  # how often a rat takes any believed-safe step instead of the best
+
+_CENTRE = 12
+
+
+def move_index(dx: int, dy: int) -> int:
+    """Index 0..8 of a move in the masks :func:`best_moves` returns."""
+    return (dy + 1) * 3 + (dx + 1)
+
+
+@njit(cache=True)
+def colour_code(genome: np.ndarray, colour: int) -> int:
+    """The six genome bits of ``colour`` as an int (bit 0 = genome bit ``6 * colour``)."""
+    start = colour * 6
+    word = start >> 6
+    shift = start & 63
+    low = np.int64(genome[word])
+    if shift + 6 <= 64:
+        return (low >> shift) & 63
+    kept = 64 - shift
+    high = np.int64(genome[word + 1])
+    return ((low >> shift) & ((1 << kept) - 1)) | ((high & ((1 << (6 - kept)) - 1)) << kept)
+
+
+@njit(cache=True)
+def classify(code: int) -> tuple[int, int, int]:
+    """``(kind, dx, dy)`` of a colour's code: the trap's lethal offset or the teleport offset."""
+    kind = code & 3
+    param = code >> 2
+    if kind == 0:
+        return KIND_PLAIN, 0, 0
+    if kind == 1:
+        return KIND_AVOID, 0, 0
+    if kind == 2:
+        if param == SELF_TRAP:
+            return KIND_AVOID, 0, 0
+        if param < 9:
+            return KIND_TRAP, param % 3 - 1, param // 3 - 1
+        return KIND_PLAIN, 0, 0
+    return KIND_TELEPORT, 1 + (param & 1), (param >> 1) - 4
+
+
+@njit(cache=True)
+def _known_outside(view: np.ndarray, dy: int) -> bool:
+    """Whether the row ``dy`` rows below the rat (any distance) is surely outside the track.
+
+    The view shows the track's top or bottom edge when the rat is within two
+    rows of it; further off, a row beyond the view is assumed inside.
+    """
+    if dy < 0:
+        for d in range(1, 3):
+            if view[2 - d, 2] < 0:
+                return -dy >= d
+        return False
+    if dy > 0:
+        for d in range(1, 3):
+            if view[2 + d, 2] < 0:
+                return dy >= d
+    return False
+
+
+@njit(cache=True)
+def plan(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
+    """Three 9-bit move masks (bit :func:`move_index`): ``(best, safe, bold)``.
+
+    ``best``: first steps of the shortest believed-safe paths to the best place
+    in view (0 when no such path gets right of the rat's column). ``safe``: every
+    first step believed safe, standing still included. ``bold``: steps that are
+    not surely deadly, forward ones if any (for a rat that believes it is boxed in).
+    """
+    # Decode the beliefs about the colours in view: blocked and lethal cells, teleports.
+    scratch = np.empty(125, np.int64)
+    dist = scratch[0:25]
+    labels = scratch[25:50]
+    queue = scratch[50:75]
+    tele_dx = scratch[75:100]
+    tele_dy = scratch[100:125]
+    avoid = 0
+    lethal = 0  # outside the track, or lethal by a believed trap
+    is_tele = 0
+    for r in range(5):
+        for k in range(5):
+            colour = view[r, k]
+            bit = r * 5 + k
+            dist[bit] = -1
+            if colour < 0:
+                lethal |= 1 << bit
+                continue
+            kind, dx, dy = classify(colour_code(genome, colour))
+            if kind == KIND_AVOID:
+                avoid |= 1 << bit
+            elif kind == KIND_TRAP:
+                tr = r + dy
+                tk = k + dx
+                if 0 <= tr < 5 and 0 <= tk < 5:
+                    lethal |= 1 << (tr * 5 + tk)
+            elif kind == KIND_TELEPORT:
+                is_tele |= 1 << bit
+                tele_dx[bit] = dx
+                tele_dy[bit] = dy
+    lethal &= ~(1 << _CENTRE)
+    # Breadth-first search from the rat; labels[c] = first steps of the shortest paths to c.
+    head = 0
+    tail = 1
+    queue[0] = _CENTRE
+    dist[_CENTRE] = 0
+    labels[_CENTRE] = 0
+    best_value = 2
+    best_dist = 0
+    best = 0
+    safe = 1 << 4
+    bold = 0
+    while head < tail:
+        u = queue[head]
+        head += 1
+        ur = u // 5
+        uk = u % 5
+        if u != _CENTRE:
+            if uk > best_value or (uk == best_value and dist[u] < best_dist):
+                best_value, best_dist, best = uk, dist[u], labels[u]
+            elif uk == best_value and dist[u] == best_dist:
+                best |= labels[u]
+        for a in range(-1, 2):
+            for b in range(-1, 2):
+                pr = ur + a
+                pk = uk + b
+                if (a == 0 and b == 0) or pr < 0 or pr > 4 or pk < 0 or pk > 4:
+                    continue
+                p = pr * 5 + pk
+                first = u == _CENTRE
+                label = 1 << ((a + 1) * 3 + b + 1) if first else labels[u]
+                if (lethal >> p) & 1:
+                    continue
+                landing = p
+                if (is_tele >> p) & 1:
+                    lr = pr + tele_dy[p]
+                    lk = pk + tele_dx[p]
+                    if 0 <= lr < 5 and 0 <= lk < 5:
+                        landing = lr * 5 + lk
+                        if (lethal >> landing) & 1 or (avoid >> landing) & 1:
+                            continue
+                    else:
+                        # Out of view the landing is unchecked (about one in four is deadly):
+                        # only a rat with no better choice goes there.
+                        if first and not _known_outside(view, lr - 2):
+                            bold |= label
+                        continue
+                if first:
+                    bold |= label
+                if (avoid >> p) & 1:
+                    continue
+                if first:
+                    safe |= label
+                if dist[landing] < 0:
+                    dist[landing] = dist[u] + 1
+                    labels[landing] = label
+                    queue[tail] = landing
+                    tail += 1
+                elif dist[landing] == dist[u] + 1:
+                    labels[landing] |= label
+    if best_value <= 2:
+        best = 0
+    else:
+        best = _furthest_right(best)
+    return best, safe, _furthest_right(bold)
+
+
+@njit(cache=True)
+def _furthest_right(mask: int) -> int:
+    """The moves of ``mask`` with the largest dx."""
+    for dx in range(1, -2, -1):
+        column = (1 << (dx + 1)) | (1 << (dx + 4)) | (1 << (dx + 7))
+        if mask & column:
+            return mask & column
+    return mask
+
+
+@njit(cache=True)
+def choose(view: np.ndarray, genome: np.ndarray, wander: bool) -> int:
+    """The mask the champion draws its move from (``wander``: a turn spent exploring)."""
+    best, safe, bold = plan(view, genome)
+    if best == 0:
+        return bold if bold else safe
+    if wander:
+        return safe
+    return best
+
+
+@njit(cache=True)
+def champion(view: np.ndarray, genome: np.ndarray) -> tuple[int, int]:
+    """The champion's move for one rat, drawn uniformly from :func:`choose`'s mask."""
+    mask = choose(view, genome, np.random.random() < WANDER)
+    count = 0
+    for i in range(9):
+        count += (mask >> i) & 1
+    pick = np.random.randint(count) if count > 1 else 0
+    for i in range(9):
+        if (mask >> i) & 1:
+            if pick == 0:
+                return i % 3 - 1, i // 3 - 1
+            pick -= 1
+    return 0, 0
+
+
+# ---------------------------------------------------------------------------
+# Plain-Python reference of the same rule, written differently (sets and
+# dictionaries), for the tests and for reading.
+
+Cell = tuple[int, int]  # (row, column) in the view: row = dy + 2, column = dx + 2
+
+
+def classify_reference(genome_bits: int, colour: int) -> tuple[int, int, int]:
+    """:func:`classify` of ``colour``'s chunk, with the genome as one Python int."""
+    code = (genome_bits >> (BITS_PER_COLOUR * colour)) & 63
+    kind, param = code & 3, code >> 2
+    if kind == 0 or (kind == 2 and param >= 9):
+        return KIND_PLAIN, 0, 0
+    if kind == 1 or (kind == 2 and param == SELF_TRAP):
+        return KIND_AVOID, 0, 0
+    if kind == 2:
+        return KIND_TRAP, param % 3 - 1, param // 3 - 1
+    return KIND_TELEPORT, 1 + (param & 1), (param >> 1) - 4
+
+
+def plan_reference(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
+    """Same result as :func:`plan`."""
+    bits = int(genome[0]) | (int(genome[1]) << 64)
+    cells = [(r, k) for r in range(5) for k in range(5)]
+    centre = (2, 2)
+    lethal: set[Cell] = set()
+    avoid: set[Cell] = set()
+    jump: dict[Cell, tuple[int, int]] = {}
+    for r, k in cells:
+        colour = int(view[r, k])
+        if colour < 0:
+            lethal.add((r, k))
+            continue
+        kind, dx, dy = classify_reference(bits, colour)
+        if kind == KIND_AVOID:
+            avoid.add((r, k))
+        elif kind == KIND_TRAP:
+            lethal.add((r + dy, k + dx))
+        elif kind == KIND_TELEPORT:
+            jump[(r, k)] = (dx, dy)
+    lethal.discard(centre)
+
+    def row_outside(dy: int) -> bool:
+        edge = [d for d in (1, 2) if int(view[2 - d if dy < 0 else 2 + d, 2]) < 0]
+        return bool(edge) and dy != 0 and abs(dy) >= edge[0]
+
+    def bit(a: int, b: int) -> int:
+        return 1 << ((a + 1) * 3 + b + 1)
+
+    safe, bold = bit(0, 0), 0
+    distance = {centre: 0}
+    firsts: dict[Cell, int] = {centre: 0}
+    layer = [centre]
+    while layer:
+        found: dict[Cell, int] = {}
+        for u in layer:
+            for a in (-1, 0, 1):
+                for b in (-1, 0, 1):
+                    p = (u[0] + a, u[1] + b)
+                    if (a, b) == (0, 0) or p not in set(cells) or p in lethal:
+                        continue
+                    label = bit(a, b) if u == centre else firsts[u]
+                    landing = p
+                    if p in jump:
+                        landing = (p[0] + jump[p][1], p[1] + jump[p][0])
+                        if landing not in set(cells):
+                            if u == centre and not row_outside(landing[0] - 2):
+                                bold |= label
+                            continue
+                        if landing in lethal or landing in avoid:
+                            continue
+                    if u == centre:
+                        bold |= label
+                    if p in avoid:
+                        continue
+                    if u == centre:
+                        safe |= label
+                    if landing not in distance:
+                        found[landing] = found.get(landing, 0) | label
+        for cell, label in found.items():
+            distance[cell] = distance[layer[0]] + 1
+            firsts[cell] = label
+        layer = list(found)
+    reached = [c for c in distance if c != centre]
+    best = 0
+    if reached and max(c[1] for c in reached) > 2:
+        right = max(c[1] for c in reached)
+        nearest = min(distance[c] for c in reached if c[1] == right)
+        for c in reached:
+            if c[1] == right and distance[c] == nearest:
+                best |= firsts[c]
+        best = _furthest_right_reference(best)
+    return best, safe, _furthest_right_reference(bold)
+
+
+def _furthest_right_reference(mask: int) -> int:
+    for dx in (1, 0, -1):
+        part = sum(1 << ((dy + 1) * 3 + dx + 1) for dy in (-1, 0, 1)) & mask
+        if part:
+            return part
+    return mask

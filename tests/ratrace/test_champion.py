@@ -1,0 +1,192 @@
+"""The champion player: its genome decoding, its decisions on hand-made views, and a short game."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gridsolver.ratrace.players import champion as ch
+
+PLAIN, AVOID = 0, 1
+
+
+def trap(dx: int, dy: int) -> int:
+    """The 6-bit code of a trap whose lethal cell is at (dx, dy)."""
+    return 2 | ((dx + 1 + 3 * (dy + 1)) << 2)
+
+
+def teleport(dx: int, dy: int) -> int:
+    """The 6-bit code of a teleporter (dx in 1..2, dy in -4..3)."""
+    return 3 | (((dx - 1) | ((dy + 4) << 1)) << 2)
+
+
+def genome(codes: dict[int, int]) -> np.ndarray:
+    """A genome whose colour chunks hold ``codes`` (other colours: plain)."""
+    bits = 0
+    for colour, code in codes.items():
+        bits |= code << (6 * colour)
+    return np.array([bits & (2**64 - 1), bits >> 64], dtype=np.uint64)
+
+
+def view(rows: list[str]) -> np.ndarray:
+    """A view from 5 strings of 5 characters: hex colour digits, '-' outside the track."""
+    return np.array([[-1 if ch == "-" else int(ch, 16) for ch in row] for row in rows], dtype=np.int64)
+
+
+def moves(mask: int) -> set[tuple[int, int]]:
+    return {(i % 3 - 1, i // 3 - 1) for i in range(9) if (mask >> i) & 1}
+
+
+def best(v: np.ndarray, g: np.ndarray) -> set[tuple[int, int]]:
+    return moves(ch.plan(v, g)[0])
+
+
+OPEN = ["00000"] * 5
+
+
+def test_genome_chunks_cross_the_word_boundary():
+    # Colour 10 owns bits 60..65: four in the first word, two in the second.
+    g = genome({10: 0b101101, 3: 0b010011})
+    assert ch.colour_code(g, 10) == 0b101101
+    assert ch.colour_code(g, 3) == 0b010011
+    assert ch.colour_code(g, 11) == 0
+
+
+def test_codes_decode_to_the_documented_kinds():
+    assert ch.classify(PLAIN) == (ch.KIND_PLAIN, 0, 0)
+    assert ch.classify(AVOID | (7 << 2)) == (ch.KIND_AVOID, 0, 0)
+    assert ch.classify(trap(1, -1)) == (ch.KIND_TRAP, 1, -1)
+    assert ch.classify(trap(0, 0)) == (ch.KIND_AVOID, 0, 0)
+    assert ch.classify(2 | (12 << 2)) == (ch.KIND_PLAIN, 0, 0)
+    assert ch.classify(teleport(2, -4)) == (ch.KIND_TELEPORT, 2, -4)
+    assert ch.classify(teleport(1, 3)) == (ch.KIND_TELEPORT, 1, 3)
+
+
+def test_open_ground_goes_forward():
+    assert best(view(OPEN), genome({})) == {(1, -1), (1, 0), (1, 1)}
+
+
+def test_never_steps_on_a_colour_it_avoids():
+    v = view(["00000", "00010", "00010", "00000", "00000"])
+    assert best(v, genome({1: AVOID})) == {(1, 1)}
+
+
+def test_steps_around_a_cell_a_visible_trap_makes_lethal():
+    # Colour 2 at (dx 0, dy -1) is a trap killing the cell to its right: (1, -1).
+    v = view(["00000", "00200", "00000", "00000", "00000"])
+    assert best(v, genome({2: trap(1, 0)})) == {(1, 0), (1, 1)}
+    # With a genome that thinks colour 2 harmless, (1, -1) is fine again.
+    assert best(v, genome({})) == {(1, -1), (1, 0), (1, 1)}
+
+
+def test_never_steps_outside_the_track():
+    v = view(["-----", "-----", "00000", "00000", "00000"])
+    for wander in (False, True):
+        mask = ch.choose(v, genome({}), wander)
+        assert all(dy >= 0 for _, dy in moves(mask))
+
+
+def test_goes_around_a_wall_toward_the_far_column():
+    # A wall of colour 1 right ahead, open only at the bottom: the first step is down-right.
+    v = view(["00010", "00010", "00010", "00000", "00000"])
+    assert best(v, genome({1: AVOID})) == {(1, 1)}
+
+
+def test_walks_back_when_the_only_way_forward_is_behind():
+    # Columns 3 and 4 are reachable only through the cell behind and below the rat.
+    v = view(["11111", "11111", "11011", "10111", "00000"])
+    assert best(v, genome({1: AVOID})) == {(-1, 1)}
+
+
+def test_takes_a_teleporter_whose_landing_is_ahead_and_safe():
+    # Colour 3 at (1, -1) jumps (1, +1): it lands at (2, 0), the far column in one step.
+    v = view(["00000", "00030", "00000", "00000", "00000"])
+    assert best(v, genome({3: teleport(1, 1)})) == {(1, -1)}
+
+
+def test_refuses_a_teleporter_landing_on_a_lethal_cell():
+    v = view(["00000", "00030", "00001", "00000", "00000"])
+    g = genome({3: teleport(1, 1), 1: AVOID})
+    # (1, -1) would land on the colour-1 cell at (2, 0): neither best nor safe.
+    best_mask, safe_mask, _ = ch.plan(v, g)
+    assert (1, -1) not in moves(best_mask)
+    assert (1, -1) not in moves(safe_mask)
+
+
+def test_an_out_of_view_landing_is_only_a_last_resort():
+    # Colour 3 jumps 2 forward: out of view, unchecked.
+    g = genome({3: teleport(2, 0), 1: AVOID})
+    v = view(["00000", "00030", "00000", "00000", "00000"])
+    assert (1, -1) not in best(v, g)
+    # Boxed in except for the teleporter: then it is the bold choice.
+    boxed = view(["11111", "11131", "11011", "11111", "11111"])
+    best_mask, _, bold = ch.plan(boxed, g)
+    assert best_mask == 0
+    assert (1, -1) in moves(bold)
+    assert moves(ch.choose(boxed, g, False)) == moves(bold)
+
+
+def test_a_boxed_in_rat_steps_forward_onto_doubtful_cells_not_lethal_ones():
+    # Everything is "never step", and a trap makes (1, 1) surely lethal.
+    v = view(["11111", "11111", "11111", "11211", "11111"])
+    g = genome({1: AVOID, 2: trap(1, 0)})
+    mask = ch.choose(v, g, False)
+    assert moves(mask) == {(1, -1), (1, 0)}
+
+
+def test_champion_returns_legal_moves_from_the_best_set():
+    np.random.seed(3)
+    v = view(["00000", "00100", "00000", "00000", "00000"])
+    g = genome({1: AVOID})
+    seen = {ch.champion(v, g) for _ in range(400)}
+    assert all(-1 <= dx <= 1 and -1 <= dy <= 1 for dx, dy in seen)
+    assert {(1, 0), (1, 1)} <= seen  # both best moves get drawn
+    assert (1, -1) in seen or (0, 0) in seen or len(seen) > 2  # some wandering happens
+    assert (0, -1) not in seen or ch.WANDER > 0
+
+
+views = st.lists(st.integers(-1, 15), min_size=25, max_size=25).map(
+    lambda cells: np.array(cells, dtype=np.int64).reshape(5, 5))
+genomes = st.tuples(st.integers(0, 2**64 - 1), st.integers(0, 2**36 - 1)).map(
+    lambda words: np.array(words, dtype=np.uint64))
+
+
+@settings(max_examples=400, deadline=None)
+@given(views, genomes)
+def test_kernel_matches_the_python_reference(v, g):
+    v[2, 2] = max(v[2, 2], 0)  # the rat stands inside the track
+    assert ch.plan(v, g) == ch.plan_reference(v, g)
+
+
+@settings(max_examples=200, deadline=None)
+@given(views, genomes)
+def test_best_and_safe_moves_never_enter_believed_lethal_cells(v, g):
+    v[2, 2] = max(v[2, 2], 0)
+    best_mask, safe_mask, _ = ch.plan(v, g)
+    bits = int(g[0]) | (int(g[1]) << 64)
+    lethal = set()
+    for r in range(5):
+        for k in range(5):
+            if v[r, k] < 0:
+                lethal.add((r, k))
+                continue
+            kind, dx, dy = ch.classify_reference(bits, int(v[r, k]))
+            if kind == ch.KIND_AVOID:
+                lethal.add((r, k))
+            elif kind == ch.KIND_TRAP:
+                lethal.add((r + dy, k + dx))
+    for dx, dy in moves(best_mask | safe_mask):
+        if (dx, dy) != (0, 0):
+            assert (dy + 2, dx + 2) not in lethal
+
+
+@pytest.mark.parametrize("seed", [2, 4])
+def test_champion_scores_more_than_colour_score_in_a_short_game(seed):
+    from gridsolver.ratrace.game import play_game
+    from gridsolver.ratrace.players import load_player
+
+    champion = play_game(load_player("champion"), seed, turns=1500)
+    baseline = play_game(load_player("colour-score"), seed, turns=1500)
+    assert champion.points > baseline.points, (champion.points, baseline.points)
