@@ -225,7 +225,7 @@ def _solve_jumps(board: Board, budget: Budget, seed: int):
         return "optimal", best, proof, nodes, None, extra
     code, beam_best, beam_nodes, width = _widening_beam(board, layout, budget, seed, nodes)
     nodes += beam_nodes
-    extra["beam_width"] = width
+    extra["widest_beam"] = width
     if len(beam_best) > len(best):
         best = beam_best
         extra["found_by"] = "beam"
@@ -306,11 +306,13 @@ def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used
     stats = np.zeros(3, dtype=np.int64)
     nodes, width, run = 0, 8, 0
     code = kernels.OUT_OF_TIME
+    # per width unit: the parent links of every depth, the candidates and two position rows
+    per_width = 8 * board.peg_count + 64 * 40 + 16 * (layout.words + 2)
+    max_width = max(8, int(memory * 0.5) // per_width)
+    widest = 0
     while not budget.expired(used_nodes + nodes):
-        # per width unit: the parent links of every depth, the candidates and two position rows
-        need = width * (8 * board.peg_count + 64 * 40 + 16 * (layout.words + 2))
-        if need > memory * 0.5 and run > 0:
-            width //= 2
+        started = time.perf_counter()
+        widest = max(widest, width)
         code = kernels.beam(start, layout.holes, layout.offsets, layout.zobrist, phi, BEAM_ISOLATED_WEIGHT,
                             width, 0.5, seed * 1000 + run, budget.node_limit() - used_nodes - nodes,
                             budget.deadline_ns(), best_path, stats)
@@ -319,10 +321,14 @@ def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used
             best = [layout.decode(c) for c in best_path[:int(stats[1])]]
         if code == kernels.FOUND:
             break
-        if need <= memory * 0.5:
-            width *= 2
+        # a run's time grows about linearly with the width: double it while the next run fits in
+        # the time left, else take the widest that should still finish
+        took = max(time.perf_counter() - started, 1e-3)
+        remaining = budget.remaining_s()
+        fits = max_width if remaining is None else int(width * 0.85 * remaining / took)
+        width = max(8, min(2 * width, fits, max_width))
         run += 1
-    return code, best, nodes, width
+    return code, best, nodes, widest
 
 
 def _solve_published(board: Board, budget: Budget, seed: int):
