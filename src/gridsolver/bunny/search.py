@@ -316,6 +316,10 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
                    lib.count_capped, lib.largest_count)
 
 
+def _tokens(count: int) -> str:
+    return f"{count} token" if count == 1 else f"{count} tokens"
+
+
 def _stopped_by(status: int, stats: np.ndarray, budget: Budget) -> str:
     from gridsolver.bunny import kernels as K
 
@@ -345,11 +349,11 @@ def solve(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT,
     bound = "any loop counts" if not outcome.count_capped else f"loop counts up to {outcome.largest_count}"
     if outcome.optimal:
         status = "optimal"
-        proof = (f"optimal: no program of {k - 1} tokens solves this board, for {bound}" if k > 1
+        proof = (f"optimal: no program of {_tokens(k - 1)} solves this board, for {bound}" if k > 1
                  else "optimal: one token is the least possible")
     else:
         status = "best-found"
-        proof = (f"best found: every program of up to {outcome.exhausted} tokens was ruled out "
+        proof = (f"best found: every program of up to {_tokens(outcome.exhausted)} was ruled out "
                  f"(for {bound}); {k} tokens found")
     stats = SearchStats(nodes=outcome.nodes, elapsed_s=time.perf_counter() - start,
                         peak_memory_mb=peak_rss_mb(), stopped_by=outcome.stopped_by)
