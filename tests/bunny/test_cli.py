@@ -111,3 +111,8 @@ def test_help_does_not_import_numba():
             "assert 'numba' not in sys.modules\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_random_rejects_impossible_sizes():
+    result = invoke("random", "--squares", "1")
+    assert result.exit_code == 2 and "--squares must be between 2 and 4000, got 1" in result.output
