@@ -7,6 +7,7 @@ generator proved optimal within 60 s each.
 
 from __future__ import annotations
 
+import os
 import time
 
 from gridsolver.bunny.cli import CHALLENGE_FILES, named_board
@@ -42,9 +43,11 @@ def challenge_table() -> Table:
         seconds += row["seconds"]
         proved += row["status"] == "optimal"
     table.add("**total**", "", f"**{total}**", published, f"{proved}/12 optimal", round(seconds, 2), "")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     table.notes.append("Seconds are wall time per board inside one process after the kernels were "
-                       "loaded from numba's cache (a first run ever also compiles them, about 20 s). "
-                       "Other engineers' jobs shared the 2 cores, so times are noisy.")
+                       "loaded from numba's cache (a first run ever also compiles them, roughly 30 s). "
+                       f"Other engineers' jobs shared the 2 cores (load average {load:.1f} at the end "
+                       "of this table), so times are noisy.")
     return table
 
 
