@@ -236,6 +236,49 @@ class Outcome:
     largest_count: int
 
 
+@dataclass
+class _Start:
+    """The kernels' view of the start: state, visited bitset, target bitset, result buffers."""
+
+    board: Board
+    limit: int
+
+    def __post_init__(self) -> None:
+        from gridsolver.bunny import kernels as K
+
+        board = self.board
+        words = (board.size + 63) // 64
+        self.state = board.start * 4
+        self.target = np.zeros(words, np.uint64)
+        for q in board.targets():
+            self.target[q >> 6] |= np.uint64(1 << (q & 63))
+        self.visited = np.zeros(words, np.uint64)
+        self.visited[board.start >> 6] |= np.uint64(1 << (board.start & 63))
+        self.found = np.zeros((max(1, self.limit), K.MAX_PIECES * K.PIECE_FIELDS), np.int64)
+        self.n_found = np.zeros(1, np.int64)
+        self.stamp = np.full(4 * board.size, -1, np.int64)
+        self.stamp_counter = np.zeros(1, np.int64)
+
+
+def _programs_of(k: int, lib: Library, start: _Start, limits: np.ndarray, stats: np.ndarray) -> int:
+    """Fill ``start.found`` with programs of exactly k tokens that solve the board; kernel status."""
+    from gridsolver.bunny import kernels as K
+
+    start.n_found[0] = 0
+    if k <= lib.top:  # stored fragments, checked from the start state
+        for e in K.covering(lib.level_start[k], lib.level_end[k], lib.lib_v, start.state, start.target):
+            if start.n_found[0] < start.found.shape[0]:
+                start.found[start.n_found[0]] = 0
+                start.found[start.n_found[0], :2] = (K.PIECE_ENTRY, e)
+                start.n_found[0] += 1
+        return K.DONE
+    common = (lib.top, lib.level_start, lib.level_end, lib.kinds, lib.lib_f, lib.lib_v, start.target)
+    buffers = (start.found, start.n_found, start.stamp, start.stamp_counter, limits, stats)
+    if k == lib.top + 1:
+        return int(K.search_next(start.state, start.visited, *common, np.zeros(0, np.int64), *buffers))
+    return int(K.search_next2(start.state, start.visited, *common, *buffers))
+
+
 def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: int | None = None,
            on_progress: Callable[[str], None] | None = None) -> Outcome:
     """The shortest programs for a solvable board (every target reachable), within ``budget``."""
@@ -247,53 +290,19 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
     capacity = max(8, min(1 << 30, int((budget.memory_bytes() or 8 << 30) * 0.6)
                              // Library.bytes_per_entry(board)))
     lib = Library(board, capacity)
-    deadline = np.array([budget.deadline_ns(), budget.node_limit()], np.int64)
+    limits = np.array([budget.deadline_ns(), budget.node_limit()], np.int64)
     stats = np.zeros(4, np.int64)
-    n_states = 4 * board.size
-    words = (board.size + 63) // 64
-    target = np.zeros(words, np.uint64)
-    for q in board.targets():
-        target[q >> 6] |= np.uint64(1 << (q & 63))
-    s0 = board.start * 4
-    vis = np.zeros(words, np.uint64)
-    vis[board.start >> 6] |= np.uint64(1 << (board.start & 63))
-    found = np.zeros((max(1, limit), K.MAX_PIECES * K.PIECE_FIELDS), np.int64)
-    n_found = np.zeros(1, np.int64)
-    stamp = np.full(n_states, -1, np.int64)
-    stamp_counter = np.zeros(1, np.int64)
+    start = _Start(board, limit)
     exhausted = 0
     stopped = None
     solutions: list[Solution] = []
-    k = 1
-    while k < fallback.tokens:
+    for k in range(1, fallback.tokens):
         status = K.DONE
-        while lib.top < k - 2 and status == K.DONE:
-            status = lib.build_next(deadline, count_cap, stats)
-        if status != K.DONE:
-            stopped = _stopped_by(status, stats, budget)
-            break
-        n_found[0] = 0
-        if k <= lib.top:
-            for e in K.covering(lib.level_start[k], lib.level_end[k], lib.lib_v, s0, target):
-                if n_found[0] < found.shape[0]:
-                    found[n_found[0]] = 0
-                    found[n_found[0], 0] = K.PIECE_ENTRY
-                    found[n_found[0], 1] = e
-                    n_found[0] += 1
-        elif k == lib.top + 1:
-            status = K.search_next(s0, vis, lib.top, lib.level_start, lib.level_end, lib.kinds, lib.lib_f,
-                                   lib.lib_v, target, np.zeros(0, np.int64), found, n_found, stamp,
-                                   stamp_counter, deadline, stats)
-        else:
-            status = K.search_next2(s0, vis, lib.top, lib.level_start, lib.level_end, lib.kinds,
-                                    lib.lib_f, lib.lib_v, target, found, n_found, stamp, stamp_counter,
-                                    deadline, stats)
-        for row in found[: n_found[0]]:
-            solution = verify(board, lib.pieces_program(row))
-            if solution is None:  # a kernel bug must never become a reported answer
-                raise AssertionError(f"search kernel proposed a failing program: {row.tolist()}")
-            if all(format_program(s.finite) != format_program(solution.finite) for s in solutions):
-                solutions.append(solution)
+        while lib.top < k - 2 and status == K.DONE:  # programs of k tokens need levels up to k - 2
+            status = lib.build_next(limits, count_cap, stats)
+        if status == K.DONE:
+            status = _programs_of(k, lib, start, limits, stats)
+            _collect(board, lib, start, solutions)
         if status != K.DONE:
             stopped = _stopped_by(status, stats, budget)
             break
@@ -301,8 +310,7 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
             break
         exhausted = k
         if on_progress is not None:
-            on_progress(f"no program of {k} tokens; library {lib.size:,} fragments")
-        k += 1
+            on_progress(f"no program of {_tokens(k)}; library {lib.size:,} fragments")
     if solutions:  # found at k after every program of k - 1 tokens was ruled out
         optimal = True
     else:  # stopped by the budget, or every program shorter than the walk was ruled out
@@ -314,6 +322,16 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
                 solutions = [greedy]
     return Outcome(solutions, exhausted, optimal, stopped, int(stats[0]), lib.size, lib.top,
                    lib.count_capped, lib.largest_count)
+
+
+def _collect(board: Board, lib: Library, start: _Start, solutions: list[Solution]) -> None:
+    """Verify the programs the kernels found and keep the distinct ones."""
+    for row in start.found[: start.n_found[0]]:
+        solution = verify(board, lib.pieces_program(row))
+        if solution is None:  # a kernel bug must never become a reported answer
+            raise AssertionError(f"search kernel proposed a failing program: {row.tolist()}")
+        if all(format_program(s.finite) != format_program(solution.finite) for s in solutions):
+            solutions.append(solution)
 
 
 def _tokens(count: int) -> str:
