@@ -74,3 +74,25 @@ def test_simulator_matches_a_naive_interpreter_on_random_programs():
         run = simulate(board, program)
         solved, steps, order = naive_run(board, program)
         assert (run.solved, run.steps, run.order) == (solved, steps, order), program
+
+
+def test_puzzle_interface_replays_a_solution_move_by_move():
+    from gridsolver.bunny.notation import parse_program
+    from gridsolver.bunny.rules import BunnyPuzzle, flatten
+    from gridsolver.core.boards import split_boards
+    from gridsolver.core.errors import InputError
+    from gridsolver.core.game import replay
+
+    puzzle = BunnyPuzzle()
+    text = puzzle.named("challenge/04")
+    position = puzzle.parse(split_boards(text, "level4")[0])
+    assert puzzle.format(position) == text.strip("\n")
+    moves = flatten(parse_program("LOOP(17){F LOOP(7){F L}}"))
+    steps = simulate(position.board, parse_program("LOOP(17){F LOOP(7){F L}}")).steps
+    final = replay(puzzle, position, moves[:steps])
+    assert final.complete and list(puzzle.legal_moves(final)) == []
+    assert not replay(puzzle, position, moves[: steps - 1]).complete
+    with pytest.raises(InputError):
+        puzzle.apply(final, "F")
+    with pytest.raises(InputError):
+        puzzle.apply(position, "X")

@@ -243,3 +243,68 @@ class Simulator:
 def simulate(board: Board, program: Program) -> Run:
     """Run ``program`` on ``board`` from the start (east), stopping once every square is marked."""
     return Simulator(board).run(program)
+
+
+# -- the shared puzzle interface (gridsolver.core.game.Puzzle) -----------------------------------
+@dataclass(frozen=True)
+class Position:
+    """A board with the bunny's square, direction and the marked squares."""
+
+    board: Board
+    square: int
+    direction: int
+    marked: frozenset[int]
+
+    @classmethod
+    def start(cls, board: Board) -> Position:
+        return cls(board, board.start, START_DIRECTION, board.premarked | {board.start})
+
+    @property
+    def complete(self) -> bool:
+        return len(self.marked) == self.board.size
+
+
+class BunnyPuzzle:
+    """Hopping Bunny in the shared puzzle interface: moves are the tokens F, L and R."""
+
+    name = "bunny"
+    comment = None
+
+    def parse(self, board: BoardText) -> Position:
+        return Position.start(parse_board(board))
+
+    def format(self, position: Position) -> str:
+        return format_board(position.board)
+
+    def legal_moves(self, position: Position) -> Iterable[str]:
+        return () if position.complete else ("F", "L", "R")
+
+    def apply(self, position: Position, move: str) -> Position:
+        from gridsolver.core.errors import InputError
+
+        if move not in ("F", "L", "R"):
+            raise InputError(f"unknown move {move!r} (expected F, L or R)")
+        if position.complete:
+            raise InputError("the level is already complete: no more moves run")
+        if move == "F":
+            square = position.board.neighbour(position.square, position.direction)
+            return Position(position.board, square, position.direction, position.marked | {square})
+        turn = 1 if move == "R" else 3
+        return Position(position.board, position.square, (position.direction + turn) % 4, position.marked)
+
+    def named(self, name: str) -> str | None:
+        from gridsolver.bunny.cli import named_board
+
+        return named_board(name)
+
+
+def flatten(program: Program, unbounded: int = 0) -> list[str]:
+    """The F/L/R tokens a bounded program executes, in order (unbounded loops run ``unbounded`` times)."""
+    out: list[str] = []
+    for token in program:
+        if isinstance(token, Loop):
+            body = flatten(token.body, unbounded)
+            out.extend(body * (unbounded if token.count is None else token.count))
+        else:
+            out.append(token)
+    return out
