@@ -74,16 +74,12 @@ def classify(code: int) -> tuple[int, int, int]:
     """``(kind, dx, dy)`` of a colour's code: the trap's lethal offset or the teleport offset."""
     kind = code & 3
     param = code >> 2
-    if kind == 0:
+    if kind < 2:
         return KIND_PLAIN, 0, 0
-    if kind == 1:
-        return KIND_AVOID, 0, 0
     if kind == 2:
-        if param == SELF_TRAP:
+        if param == SELF_TRAP or param >= 9:
             return KIND_AVOID, 0, 0
-        if param < 9:
-            return KIND_TRAP, param % 3 - 1, param // 3 - 1
-        return KIND_PLAIN, 0, 0
+        return KIND_TRAP, param % 3 - 1, param // 3 - 1
     return KIND_TELEPORT, 1 + (param & 1), (param >> 1) - 4
 
 
@@ -106,6 +102,34 @@ def _known_outside(view: np.ndarray, dy: int) -> bool:
     return False
 
 
+_FULL = (1 << 25) - 1
+_NOT_COL0 = sum(1 << (r * 5 + k) for r in range(5) for k in range(1, 5))
+_NOT_COL4 = sum(1 << (r * 5 + k) for r in range(5) for k in range(4))
+_COL3 = sum(1 << (r * 5 + 3) for r in range(5))
+_COL4 = sum(1 << (r * 5 + 4) for r in range(5))
+
+
+@njit(cache=True)
+def _dilate(cells: int) -> int:
+    """``cells`` and every cell one king move from them, on the 5 x 5 bitboard (bit 5 * row + column)."""
+    row = cells | ((cells << 1) & _NOT_COL0) | ((cells >> 1) & _NOT_COL4)
+    return (row | (row << 5) | (row >> 5)) & _FULL
+
+
+@njit(cache=True)
+def _shift(cells: int, dx: int, dy: int) -> int:
+    """``cells`` moved by (dx, dy); cells that would leave the view are dropped."""
+    keep = 0
+    for k in range(5):
+        if 0 <= k + dx < 5:
+            keep |= 0b100001000010000100001 << k
+    cells &= keep
+    by = dy * 5 + dx
+    if by >= 0:
+        return (cells << by) & _FULL
+    return (cells >> -by) & _FULL
+
+
 @njit(cache=True)
 def plan(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
     """Three 9-bit move masks (bit :func:`move_index`): ``(best, safe, bold)``.
@@ -115,101 +139,130 @@ def plan(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
     first step believed safe, standing still included. ``bold``: steps that are
     not surely deadly, forward ones if any (for a rat that believes it is boxed in).
     """
-    # Decode the beliefs about the colours in view: blocked and lethal cells, teleports.
-    scratch = np.empty(125, np.int64)
-    dist = scratch[0:25]
-    labels = scratch[25:50]
-    queue = scratch[50:75]
-    tele_dx = scratch[75:100]
-    tele_dy = scratch[100:125]
-    avoid = 0
-    lethal = 0  # outside the track, or lethal by a believed trap
-    is_tele = 0
+    # Cells of each colour, then the beliefs: lethal, never-step and teleporter cells.
+    scratch = np.zeros(64, np.int64)  # 0..15 cells per colour, 16..31 dx, 32..47 dy, 48..56 frontiers
+    outside = 0
     for r in range(5):
         for k in range(5):
             colour = view[r, k]
-            bit = r * 5 + k
-            dist[bit] = -1
             if colour < 0:
-                lethal |= 1 << bit
-                continue
-            kind, dx, dy = classify(colour_code(genome, colour))
-            if kind == KIND_AVOID:
-                avoid |= 1 << bit
-            elif kind == KIND_TRAP:
-                tr = r + dy
-                tk = k + dx
-                if 0 <= tr < 5 and 0 <= tk < 5:
-                    lethal |= 1 << (tr * 5 + tk)
-            elif kind == KIND_TELEPORT:
-                is_tele |= 1 << bit
-                tele_dx[bit] = dx
-                tele_dy[bit] = dy
+                outside |= 1 << (r * 5 + k)
+            else:
+                scratch[colour] |= 1 << (r * 5 + k)
+    lethal = outside
+    avoid = 0
+    teleporters = 0  # bit c: colour c is a believed teleporter present in view
+    for colour in range(16):
+        cells = scratch[colour]
+        if cells == 0:
+            continue
+        kind, dx, dy = classify(colour_code(genome, colour))
+        if kind == KIND_AVOID:
+            avoid |= cells
+        elif kind == KIND_TRAP:
+            lethal |= _shift(cells, dx, dy)
+        elif kind == KIND_TELEPORT:
+            teleporters |= 1 << colour
+            scratch[16 + colour] = dx
+            scratch[32 + colour] = dy
     lethal &= ~(1 << _CENTRE)
-    # Breadth-first search from the rat; labels[c] = first steps of the shortest paths to c.
-    head = 0
-    tail = 1
-    queue[0] = _CENTRE
-    dist[_CENTRE] = 0
-    labels[_CENTRE] = 0
-    best_value = 2
-    best_dist = 0
-    best = 0
+    deadly_landing = lethal | avoid
+    # Teleporter cells whose landing is in view and believed safe can be walked through.
+    through = 0
+    for colour in range(16):
+        if (teleporters >> colour) & 1:
+            dx = scratch[16 + colour]
+            dy = scratch[32 + colour]
+            good = _shift(_shift(scratch[colour], dx, dy) & ~deadly_landing, -dx, -dy)
+            scratch[colour] = good
+            through |= good
+        else:
+            scratch[colour] = 0
+    all_teleporters = 0
+    for r in range(5):
+        for k in range(5):
+            colour = view[r, k]
+            if colour >= 0 and (teleporters >> colour) & 1:
+                all_teleporters |= 1 << (r * 5 + k)
+    enter = _FULL & ~(lethal | avoid | (all_teleporters & ~through))
+    # First steps, one by one (each labels the frontier it starts).
     safe = 1 << 4
     bold = 0
-    while head < tail:
-        u = queue[head]
-        head += 1
-        ur = u // 5
-        uk = u % 5
-        if u != _CENTRE:
-            if uk > best_value or (uk == best_value and dist[u] < best_dist):
-                best_value, best_dist, best = uk, dist[u], labels[u]
-            elif uk == best_value and dist[u] == best_dist:
-                best |= labels[u]
-        for a in range(-1, 2):
-            for b in range(-1, 2):
-                pr = ur + a
-                pk = uk + b
-                if (a == 0 and b == 0) or pr < 0 or pr > 4 or pk < 0 or pk > 4:
+    visited = 1 << _CENTRE
+    for a in range(-1, 2):
+        for b in range(-1, 2):
+            move = (a + 1) * 3 + b + 1
+            scratch[48 + move] = 0
+            if a == 0 and b == 0:
+                continue
+            p = (a + 2) * 5 + b + 2
+            if (lethal >> p) & 1:
+                continue
+            landing = p
+            if (all_teleporters >> p) & 1:
+                colour = view[a + 2, b + 2]
+                dx = scratch[16 + colour]
+                dy = scratch[32 + colour]
+                lr = a + 2 + dy
+                lk = b + 2 + dx
+                if not (0 <= lr < 5 and 0 <= lk < 5):
+                    if not _known_outside(view, lr - 2):
+                        bold |= 1 << move
                     continue
-                p = pr * 5 + pk
-                first = u == _CENTRE
-                label = 1 << ((a + 1) * 3 + b + 1) if first else labels[u]
-                if (lethal >> p) & 1:
+                landing = lr * 5 + lk
+                if (deadly_landing >> landing) & 1:
                     continue
-                landing = p
-                if (is_tele >> p) & 1:
-                    lr = pr + tele_dy[p]
-                    lk = pk + tele_dx[p]
-                    if 0 <= lr < 5 and 0 <= lk < 5:
-                        landing = lr * 5 + lk
-                        if (lethal >> landing) & 1 or (avoid >> landing) & 1:
-                            continue
-                    else:
-                        # Out of view the landing is unchecked (about one in four is deadly):
-                        # only a rat with no better choice goes there.
-                        if first and not _known_outside(view, lr - 2):
-                            bold |= label
-                        continue
-                if first:
-                    bold |= label
-                if (avoid >> p) & 1:
-                    continue
-                if first:
-                    safe |= label
-                if dist[landing] < 0:
-                    dist[landing] = dist[u] + 1
-                    labels[landing] = label
-                    queue[tail] = landing
-                    tail += 1
-                elif dist[landing] == dist[u] + 1:
-                    labels[landing] |= label
-    if best_value <= 2:
-        best = 0
-    else:
-        best = _furthest_right(best)
-    return best, safe, _furthest_right(bold)
+            bold |= 1 << move
+            if (avoid >> p) & 1:
+                continue
+            safe |= 1 << move
+            if landing != _CENTRE:
+                scratch[48 + move] = 1 << landing
+    # Breadth-first search, one frontier per first step, layer by layer.
+    best_value = 2
+    best = 0
+    depth = 1
+    while True:
+        layer = 0
+        for move in range(9):
+            layer |= scratch[48 + move]
+        layer &= ~visited
+        if layer == 0:
+            break
+        visited |= layer
+        found = 0
+        value = 2
+        for move in range(9):
+            frontier = scratch[48 + move]
+            if frontier & _COL4:
+                column = 4
+            elif frontier & _COL3:
+                column = 3
+            else:
+                continue
+            if column > value:
+                value = column
+                found = 1 << move
+            elif column == value:
+                found |= 1 << move
+        if value > best_value:
+            best_value = value
+            best = found
+        if best_value == 4:
+            break  # nothing deeper can beat the far column at this depth
+        for move in range(9):
+            frontier = scratch[48 + move]
+            if frontier == 0:
+                continue
+            near = _dilate(frontier) & enter
+            grown = near & ~through
+            for colour in range(16):
+                jumps = near & scratch[colour]
+                if jumps:
+                    grown |= _shift(jumps, scratch[16 + colour], scratch[32 + colour])
+            scratch[48 + move] = grown & ~visited
+        depth += 1
+    return _furthest_right(best), safe, _furthest_right(bold)
 
 
 @njit(cache=True)
@@ -260,9 +313,9 @@ def classify_reference(genome_bits: int, colour: int) -> tuple[int, int, int]:
     """:func:`classify` of ``colour``'s chunk, with the genome as one Python int."""
     code = (genome_bits >> (BITS_PER_COLOUR * colour)) & 63
     kind, param = code & 3, code >> 2
-    if kind == 0 or (kind == 2 and param >= 9):
+    if kind < 2:
         return KIND_PLAIN, 0, 0
-    if kind == 1 or (kind == 2 and param == SELF_TRAP):
+    if kind == 2 and (param == SELF_TRAP or param >= 9):
         return KIND_AVOID, 0, 0
     if kind == 2:
         return KIND_TRAP, param % 3 - 1, param // 3 - 1
