@@ -161,3 +161,16 @@ def test_top_level_search_agrees_with_the_whole_library_on_random_boards():
             assert _first_covering_level(board, result.score) == result.score, board
             compared.append(result.score)
     assert compared.count(6) >= 5 and compared.count(5) >= 3  # the k + 2 search was exercised
+
+
+def test_the_challenge_scores_64_with_every_board_proved_optimal():
+    """No time limit here, so a slow machine cannot fail it; the benchmark records the times."""
+    scores = []
+    for number in range(1, 13):
+        board = _challenge(number)
+        result = solve(board, Budget(time_s=None))
+        assert result.status == "optimal" and result.verified, number
+        assert simulate(board, parse_program(result.details["finite_form"])).solved
+        scores.append(result.score)
+    assert scores[:6] == [2, 4, 4, 5, 5, 4]
+    assert sum(scores) == 64
