@@ -32,18 +32,22 @@ def group() -> None:
 @click.argument("boards", nargs=-1, required=True, metavar="BOARD...")
 @click.option("--penalty", is_flag=True,
               help="Subtract an end penalty of (cells left - 2)^2 when the board is not cleared.")
+@click.option("--method", type=click.Choice(["mcbeam", "beam", "nmcs"]), default="mcbeam",
+              show_default=True,
+              help="mcbeam: beam ranked by playouts; beam: heuristic beam; nmcs: nested Monte-Carlo.")
 @workers_options
 @seed_option
 @budget_options(default_time=60.0)
 @json_option
-def solve(boards: tuple[str, ...], penalty: bool, workers: int | None, cluster: str | None, seed: int,
-          time_s: float | None, memory_mb: float | None, nodes: int | None, as_json: bool) -> None:
+def solve(boards: tuple[str, ...], penalty: bool, method: str, workers: int | None, cluster: str | None,
+          seed: int, time_s: float | None, memory_mb: float | None, nodes: int | None, as_json: bool) -> None:
     """Find a high-scoring sequence for each board (best found, never proved).
 
-    Each worker runs beam searches of growing width, then level-2 nested
-    Monte-Carlo searches with its own seed, until --time runs out; the best
-    game wins. Move: (row, column) of a cell of the removed group, 0-based from
-    the top-left of the board just before the move.
+    Each worker (default: one per core) runs, with its own seed, a Monte-Carlo
+    beam search of growing width (children ranked by tabu-colour playouts)
+    until --time runs out; the best game of all workers wins. Move: (row,
+    column) of a cell of the removed group, 0-based from the top-left of the
+    board just before the move.
     """
     from gridsolver.clickomania import rules
     from gridsolver.clickomania.search import solve_samegame
@@ -55,6 +59,6 @@ def solve(boards: tuple[str, ...], penalty: bool, workers: int | None, cluster: 
     def solve_one(text: BoardText):
         board = rules.parse(text)
         return solve_samegame(board, make_budget(time_s, memory_mb, nodes), workers=count, cluster=cluster,
-                              seed=seed, penalty=penalty, label=text.label)
+                              seed=seed, penalty=penalty, method=method, label=text.label)
 
     raise SystemExit(solve_each(items, solve_one, as_json))

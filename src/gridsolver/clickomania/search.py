@@ -6,10 +6,13 @@ depth-first branch and bound with a transposition table then either
 improves it or proves it best. Larger boards keep widening the beam until
 the time runs out.
 
-SameGame (most points): every worker runs a beam search with growing widths
-(ranked by points plus each colour's best possible group) and then nested
-Monte-Carlo search (level 2, tabu-colour playouts) with its own seed until
-the deadline; the best game of all workers wins.
+SameGame (most points): every worker runs, with its own seed, a Monte-Carlo
+beam search of growing widths: each child is ranked by its points plus one
+tabu-colour playout from it, and every playout's whole game is a candidate
+answer. This beat a plain beam (points + colour potential + groups) and
+level-2 nested Monte-Carlo search at equal time on the standard set (see
+docs/clickomania.md); both remain available (``method``). The best game of
+all workers wins.
 
 Every sequence is replayed under :mod:`.rules` before it is reported.
 """
@@ -31,8 +34,14 @@ from gridsolver.core.result import SearchStats, SolveResult
 EXACT_MAX_CELLS = 400
 BEAM_SHARE_BEFORE_EXACT = 0.1
 BEAM_START_WIDTH = 1
-BEAM_GROWTH = 4
-SAMEGAME_BEAM_SHARE = 0.3
+BEAM_GROWTH = 2
+SAMEGAME_METHODS = ("mcbeam", "beam", "nmcs")
+MC_BEAM_VARIANT = 5  # rank children by one tabu-colour playout each (kernels.beam_search)
+MC_BEAM_START = 8
+PLAIN_BEAM_VARIANT = 3  # rank children by points, colour potential and current groups
+PLAIN_BEAM_START = 64
+ENDGAME_CELLS = 30  # beam positions with this few cells left get an exhaustive search
+ENDGAME_NODES = 2_000  # node limit of each such endgame search
 
 
 @dataclass
@@ -76,7 +85,8 @@ def solve_clickomania(board: Board, budget: Budget, label: str = "board") -> Sol
     # Phase 1: beams of growing width (anytime: each finished beam may improve the best).
     while True:
         value, length, used, done = K.beam_search(cells, width, height, zob, beam_width, K.CLEAR, False,
-                                                  beam_deadline, budget.node_limit() - nodes, path)
+                                                  beam_deadline, budget.node_limit() - nodes, path, 0,
+                                                  ENDGAME_CELLS, ENDGAME_NODES)
         nodes += used
         if length >= 0 and (best is None or value < best.value):
             best = _Best(int(value), _moves(path, length, height))
@@ -133,56 +143,66 @@ class SameGameTask:
     node_limit: int
     memory_bytes: int | None
     penalty: bool
+    method: str = "mcbeam"
 
 
 def samegame_worker(task: SameGameTask) -> tuple[int, list[Move], int, str]:
-    """Beam search, then repeated level-2 nested Monte-Carlo search; returns (points, moves, nodes, how)."""
+    """Run the task's method until its deadline; returns (points, moves, nodes, how it was found)."""
     board = Board(task.grid)
     width, height = board.width, board.height
     n = width * height
     cells = K.to_cells(board.grid)
     zob = K.zobrist_table(n)
     path = np.zeros(n, np.int32)
-    start = time.monotonic_ns()
-    beam_deadline = start + int((task.deadline_ns - start) * SAMEGAME_BEAM_SHARE)
     best_points, best_moves, how = -(1 << 40), [], ""
     nodes = 0
-    per_state = 2 * n + (n // 2 + 1) * 20 + 8 * (n // 2 + 2)
-    cap = 1 << 20 if task.memory_bytes is None else max(1, task.memory_bytes // 2 // per_state)
-    width_now = 16
-    while time.monotonic_ns() < beam_deadline and nodes < task.node_limit:
-        value, length, used, done = K.beam_search(cells, width, height, zob, width_now, K.SCORE,
-                                                  task.penalty, beam_deadline, task.node_limit - nodes, path)
-        nodes += used
-        if length >= 0 and -value > best_points:
-            best_points, best_moves, how = int(-value), _moves(path, length, height), f"beam {width_now}"
-        if not done or width_now >= cap:
-            break
-        width_now = min(cap, width_now * 2)
-    seed = task.seed
-    while time.monotonic_ns() < task.deadline_ns and nodes < task.node_limit:
-        points, length, playouts = K.nmcs(cells, width, height, 2, task.penalty, seed, task.deadline_ns, path)
-        nodes += playouts
-        if points > best_points:
-            best_points, best_moves, how = int(points), _moves(path, length, height), f"nmcs 2 seed {seed}"
-        seed += 1_000_003
+    if task.method in ("mcbeam", "beam"):
+        per_state = 2 * n + (n // 2 + 1) * 20 + 8 * (n // 2 + 2)
+        cap = 1 << 20 if task.memory_bytes is None else max(1, task.memory_bytes // 2 // per_state)
+        variant = MC_BEAM_VARIANT if task.method == "mcbeam" else PLAIN_BEAM_VARIANT
+        beam_width = MC_BEAM_START if task.method == "mcbeam" else PLAIN_BEAM_START
+        K.seed_kernels(task.seed % 2**31)
+        while time.monotonic_ns() < task.deadline_ns and nodes < task.node_limit:
+            value, length, used, done = K.beam_search(cells, width, height, zob, beam_width, K.SCORE,
+                                                      task.penalty, task.deadline_ns, task.node_limit - nodes,
+                                                      path, variant)
+            nodes += used
+            if length >= 0 and -value > best_points:
+                best_points, best_moves = int(-value), _moves(path, length, height)
+                how = f"{task.method} width {beam_width}"
+            if not done or beam_width >= cap:
+                break
+            beam_width = min(cap, beam_width * 2)
+    else:
+        seed = task.seed
+        while time.monotonic_ns() < task.deadline_ns and nodes < task.node_limit:
+            points, length, playouts = K.nmcs(cells, width, height, 2, task.penalty, seed % 2**31,
+                                              task.deadline_ns, path)
+            nodes += playouts
+            if points > best_points:
+                best_points, best_moves = int(points), _moves(path, length, height)
+                how = f"nmcs 2 seed {seed}"
+            seed += 1_000_003
     if not best_moves and best_points < 0:
-        points, length, _ = K.nmcs(cells, width, height, 0, task.penalty, task.seed, 0, path)
+        points, length, _ = K.nmcs(cells, width, height, 0, task.penalty, task.seed % 2**31, 0, path)
         best_points, best_moves, how = int(points), _moves(path, length, height), "one playout"
     return best_points, best_moves, nodes, how
 
 
 def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: str | None = None,
-                   seed: int = 0, penalty: bool = False, label: str = "board") -> SolveResult:
+                   seed: int = 0, penalty: bool = False, method: str = "mcbeam",
+                   label: str = "board") -> SolveResult:
     """Maximise the SameGame score of ``board`` within the budget, on ``workers`` processes."""
     from gridsolver.core.parallel import parallel_map
 
     if workers < 1:
         raise InputError(f"--workers must be at least 1, got {workers}")
+    if method not in SAMEGAME_METHODS:
+        raise InputError(f"unknown method {method!r}: expected one of {', '.join(SAMEGAME_METHODS)}")
     memory = budget.memory_bytes()
     share = None if memory is None else memory // workers
     tasks = [SameGameTask(board.grid, seed + 7919 * i, budget.deadline_ns(), budget.node_limit(), share,
-                          penalty) for i in range(workers)]
+                          penalty, method) for i in range(workers)]
     outcomes = parallel_map(samegame_worker, tasks, workers=workers, cluster=cluster,
                             label=f"samegame {label}")
     points, moves, _, how = max(outcomes, key=lambda o: o[0])
@@ -195,6 +215,6 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
                         peak_memory_mb=round(peak_rss_mb(), 1), stopped_by=_stopped_by(budget, nodes))
     details = {"cleared": replayed.cells_left == 0, "cells_left": replayed.cells_left,
                "moves": len(moves), "found_by": how, "workers": workers,
-               "end_penalty": penalty, "worker_scores": [o[0] for o in outcomes]}
+               "end_penalty": penalty, "method": method, "worker_scores": [o[0] for o in outcomes]}
     return SolveResult("samegame", label, "best-found", solution=[list(m) for m in moves], score=points,
                        score_name="points", verified=verified, stats=stats, details=details)
