@@ -116,14 +116,15 @@ def _dilate(cells: int) -> int:
     return (row | (row << 5) | (row >> 5)) & _FULL
 
 
+# _KEEP[dx + 4]: the columns whose cells stay in view when moved by dx.
+_KEEP = tuple(sum(1 << (r * 5 + k) for r in range(5) for k in range(5) if 0 <= k + dx < 5)
+              for dx in range(-4, 5))
+
+
 @njit(cache=True)
 def _shift(cells: int, dx: int, dy: int) -> int:
     """``cells`` moved by (dx, dy); cells that would leave the view are dropped."""
-    keep = 0
-    for k in range(5):
-        if 0 <= k + dx < 5:
-            keep |= 0b100001000010000100001 << k
-    cells &= keep
+    cells &= _KEEP[dx + 4]
     by = dy * 5 + dx
     if by >= 0:
         return (cells << by) & _FULL
@@ -140,7 +141,8 @@ def plan(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
     not surely deadly, forward ones if any (for a rat that believes it is boxed in).
     """
     # Cells of each colour, then the beliefs: lethal, never-step and teleporter cells.
-    scratch = np.zeros(64, np.int64)  # 0..15 cells per colour, 16..31 dx, 32..47 dy, 48..56 frontiers
+    # 0..15 cells per colour, 16..31 and 32..47 teleport dx and dy, 48..56 frontiers, 57.. teleporters
+    scratch = np.zeros(80, np.int64)
     outside = 0
     for r in range(5):
         for k in range(5):
@@ -151,7 +153,9 @@ def plan(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
                 scratch[colour] |= 1 << (r * 5 + k)
     lethal = outside
     avoid = 0
-    teleporters = 0  # bit c: colour c is a believed teleporter present in view
+    all_teleporters = 0
+    # Believed teleporters in view, compacted: scratch[57 + i] is the colour of the i-th.
+    n_tele = 0
     for colour in range(16):
         cells = scratch[colour]
         if cells == 0:
@@ -162,28 +166,23 @@ def plan(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
         elif kind == KIND_TRAP:
             lethal |= _shift(cells, dx, dy)
         elif kind == KIND_TELEPORT:
-            teleporters |= 1 << colour
+            all_teleporters |= cells
             scratch[16 + colour] = dx
             scratch[32 + colour] = dy
+            scratch[57 + n_tele] = colour
+            n_tele += 1
     lethal &= ~(1 << _CENTRE)
     deadly_landing = lethal | avoid
-    # Teleporter cells whose landing is in view and believed safe can be walked through.
+    # Teleporter cells whose landing is in view and believed safe can be walked through;
+    # scratch[colour] keeps only those.
     through = 0
-    for colour in range(16):
-        if (teleporters >> colour) & 1:
-            dx = scratch[16 + colour]
-            dy = scratch[32 + colour]
-            good = _shift(_shift(scratch[colour], dx, dy) & ~deadly_landing, -dx, -dy)
-            scratch[colour] = good
-            through |= good
-        else:
-            scratch[colour] = 0
-    all_teleporters = 0
-    for r in range(5):
-        for k in range(5):
-            colour = view[r, k]
-            if colour >= 0 and (teleporters >> colour) & 1:
-                all_teleporters |= 1 << (r * 5 + k)
+    for i in range(n_tele):
+        colour = scratch[57 + i]
+        dx = scratch[16 + colour]
+        dy = scratch[32 + colour]
+        good = _shift(_shift(scratch[colour], dx, dy) & ~deadly_landing, -dx, -dy)
+        scratch[colour] = good
+        through |= good
     enter = _FULL & ~(lethal | avoid | (all_teleporters & ~through))
     # First steps, one by one (each labels the frontier it starts).
     safe = 1 << 4
@@ -256,10 +255,12 @@ def plan(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
                 continue
             near = _dilate(frontier) & enter
             grown = near & ~through
-            for colour in range(16):
-                jumps = near & scratch[colour]
-                if jumps:
-                    grown |= _shift(jumps, scratch[16 + colour], scratch[32 + colour])
+            if near & through:
+                for i in range(n_tele):
+                    colour = scratch[57 + i]
+                    jumps = near & scratch[colour]
+                    if jumps:
+                        grown |= _shift(jumps, scratch[16 + colour], scratch[32 + colour])
             scratch[48 + move] = grown & ~visited
         depth += 1
     return _furthest_right(best), safe, _furthest_right(bold)
