@@ -1,6 +1,7 @@
 """Turn order, scoring, lifespan, extinction and breeding in the game kernels and the reference."""
 
 import numpy as np
+import pytest
 
 from gridsolver.ratrace import kernels
 from gridsolver.ratrace.game import play_on_track
@@ -55,6 +56,19 @@ def test_the_game_ends_when_fewer_than_2_rats_are_alive():
     result = play(track, rats, AHEAD, 50)
     assert (result.turns, result.alive, result.ended, result.points) == (1, 1, "extinct", 1)
     assert result.rat_moves == 2  # no newborns were bred
+
+
+@pytest.mark.parametrize("player", [
+    AHEAD,
+    Player("ahead-python", lambda view, genome: (1, 0), "python"),
+    Player("ahead-numpy", lambda views, genomes: np.tile([1, 0], (len(views), 1)), "numpy"),
+], ids=lambda p: p.kind)
+def test_every_kind_of_player_ends_the_game_below_2_rats(player):
+    track = build_track([".Z........", "..........", ".........."], KINDS, OFFSETS)
+    rats = [Rat(0, 0, 0, 0, 1), Rat(0, 1, 0, 0, 2), Rat(0, 0, 0, 0, 3)]
+    result = play(track, rats, player, 50)
+    assert (result.turns, result.alive, result.ended, result.rat_moves) == (1, 1, "extinct", 3)
+    assert result.population[0].tolist() == [1 * track.width + 1]
 
 
 def test_two_survivors_keep_the_game_going():
