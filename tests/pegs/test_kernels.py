@@ -94,3 +94,35 @@ def test_published_method_reaches_one_peg_on_a_small_board():
     result = search.solve(board, objective="jumps", strategy="published", budget=Budget(time_s=20), seed=1)
     assert result.verified and result.score >= 1
     assert result.score <= reference.most_jumps(board) if board.peg_count <= 20 else True
+
+
+def python_isolated(board: rules.Board) -> int:
+    return sum(1 for r, c in board.peg_cells()
+               if not any(board.has_peg((r + dr, c + dc)) for dr, dc in board.directions))
+
+
+@SETTINGS
+@given(boards(max_cells=30))
+def test_isolated_pegs_match_python(board):
+    layout = search.Layout.of(board)
+    pos = layout.to_words(board.pegs)
+    out = np.zeros(layout.words, dtype=np.uint64)
+    kernels.isolated_mask(pos, layout.offsets, out, np.zeros(layout.words, dtype=np.uint64))
+    expected = python_isolated(board)
+    assert sum(int(x).bit_count() for x in out) == expected
+    assert kernels.isolated_pegs(pos, layout.offsets) == expected
+
+
+def test_beam_line_replays_under_the_rules():
+    board = rules.random_board(12, 12, 0.75, seed=9)
+    layout = search.Layout.of(board)
+    path = np.zeros(board.peg_count, dtype=np.int32)
+    stats = np.zeros(3, dtype=np.int64)
+    phi = np.zeros(layout.words * 64)
+    code = kernels.beam(layout.to_words(board.pegs), layout.holes, layout.offsets, layout.zobrist, phi, 1.0,
+                        32, 0.5, 1, 10**9, 2**62, path, stats)
+    depth = int(stats[1])
+    final = rules.replay(board, [layout.decode(c) for c in path[:depth]])
+    assert final.peg_count == board.peg_count - depth
+    assert (code == kernels.FOUND) == (final.peg_count == 1)
+    assert rules.legal_jumps(final) == [] or code == kernels.FOUND

@@ -99,5 +99,7 @@ def test_bad_objective_arguments():
         search.solve(board, objective="finish", finish=(0, 0))
     with pytest.raises(InputError, match="needs --finish"):
         search.solve(board, objective="finish")
+    with pytest.raises(InputError, match="not jumps"):
+        search.solve(board, objective="jumps", finish=(3, 3))
     with pytest.raises(InputError, match="published"):
         search.solve(board, objective="finish", finish=(3, 3), strategy="published")

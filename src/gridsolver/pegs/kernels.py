@@ -612,6 +612,34 @@ def _isolated_around(pos, offsets, nbits, cells, mark, stamp):
 
 
 @njit(cache=True)
+def _marked_around(bits, offsets, nbits, cells, mark, stamp):
+    """How many of ``cells`` and their neighbours are set in ``bits`` (each hole once)."""
+    total = 0
+    for k in range(cells.shape[0]):
+        x = cells[k]
+        for j in range(-1, offsets.shape[0]):
+            y = x if j < 0 else x + offsets[j]
+            if y < 0 or y >= nbits or mark[y] == stamp:
+                continue
+            mark[y] = stamp
+            if get_bit(bits, y) != ZERO:
+                total += 1
+    return total
+
+
+@njit(cache=True)
+def isolated_mask(pos, offsets, out, shifted):
+    """``out`` = pegs with no peg next to them along a jump direction (bitwise, whole board)."""
+    nw = pos.shape[0]
+    for w in range(nw):
+        out[w] = pos[w]
+    for i in range(offsets.shape[0]):
+        fetch(pos, offsets[i], shifted)
+        for w in range(nw):
+            out[w] &= ~shifted[w]
+
+
+@njit(cache=True)
 def isolated_pegs(pos, offsets):
     """Pegs with no neighbouring peg along any jump direction (whole board; for tests)."""
     nbits = pos.shape[0] * 64
@@ -673,6 +701,8 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
     child = np.zeros(nw, dtype=np.uint64)
     cells = np.zeros(3, dtype=np.int64)
     mark = np.zeros(nbits, dtype=np.int64)
+    parent_iso = np.zeros(nw, dtype=np.uint64)
+    shifted = np.zeros(nw, dtype=np.uint64)
     stamp = 0
     cur[0, :] = start
     h0 = ZERO
@@ -688,6 +718,8 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
         ncand = 0
         for i in range(size):
             n = generate(cur[i], holes, offsets, codes, scratch)
+            if iso_weight > 0:
+                isolated_mask(cur[i], offsets, parent_iso, shifted)
             for k in range(n):
                 nodes += 1
                 m = codes[k]
@@ -700,7 +732,7 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
                 after = 0
                 if iso_weight > 0:
                     stamp += 1
-                    before = _isolated_around(cur[i], offsets, nbits, cells, mark, stamp)
+                    before = _marked_around(parent_iso, offsets, nbits, cells, mark, stamp)
                     child[:] = cur[i]
                     flip_bit(child, a)
                     flip_bit(child, a + o)

@@ -150,6 +150,8 @@ def solve(board: Board, *, label: str = "board", objective: str = "jumps", finis
     check_finish(board, finish)
     if objective == "finish" and finish is None:
         raise InputError("--objective finish needs --finish ROW,COL")
+    if objective == "jumps" and finish is not None:
+        raise InputError("--finish applies to --objective finish or moves, not jumps")
     if strategy == "published" and objective != "jumps":
         raise InputError("--strategy published is a method for --objective jumps only")
     started = time.perf_counter()
@@ -208,8 +210,8 @@ def _solve_jumps(board: Board, budget: Budget, seed: int):
     """Exhaustive search first (proves small boards), then beam searches of doubling width."""
     layout = Layout.of(board, seed)
     perms = symmetries(board)
-    # phase 1 gets a tenth of the time (at most 3 s), phase 2 the rest
-    share = 3.0 if budget.time_s is None else min(0.1 * budget.time_s, 3.0)
+    # phase 1 gets a twentieth of the time (at most 1 s), phase 2 the rest
+    share = 1.0 if budget.time_s is None else min(0.05 * budget.time_s, 1.0)
     nodes = budget.nodes if budget.nodes is not None else (None if budget.time_s else 5_000_000)
     phase1 = Budget(time_s=share, memory_mb=budget.memory_mb, nodes=nodes)
     code, best, nodes, runs, entries = _restarted_dfs(board, layout, perms, phase1, seed)
