@@ -168,7 +168,7 @@ def test_user_players_of_every_kind_play_the_same_game(player_file):
 
 
 @pytest.mark.parametrize("name, message", [
-    ("cheat", r"player '.*:cheat' returned the illegal move \(1, 5\) at turn 2 \(rat 0"),
+    ("cheat", r"player '.*:cheat' returned the illegal move \(1, 5\) at turn 2 \(track seed 2\)"),
     ("wrong_shape", r"player '.*:wrong_shape' returned moves of shape \(\d+, 3\) at turn 1"),
     ("broken", r"player '.*:broken' failed at turn 1 .*ZeroDivisionError"),
 ])

@@ -10,9 +10,11 @@ function a tournament maps over tracks on local processes or a Dask cluster.
 from __future__ import annotations
 
 import math
+import operator
 import random as py_random
 import time
 from dataclasses import asdict, dataclass, field
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -235,26 +237,22 @@ def _numpy_moves(player, views, genomes, turn, seed) -> np.ndarray:
 def _python_moves(player, views_as_tuples, cells, ages, genomes, turn, seed) -> np.ndarray:
     moving = ages < kernels.LIFESPAN
     cell_list = cells[moving].tolist()
-    low = genomes[moving, 0].tolist()
-    high = genomes[moving, 1].tolist()
-    fn = player.fn
-    index = MOVE_INDEX
-    out = [0] * len(cell_list)
-    rat = 0
+    # genomes as Python ints: low word | high word << 64, all in C-level map() loops
+    genome_ints = map(operator.or_, genomes[moving, 0].tolist(),
+                      map(operator.lshift, genomes[moving, 1].tolist(), repeat(64)))
+    moves = map(player.fn, map(views_as_tuples.__getitem__, cell_list), genome_ints)
     try:
-        for rat, (cell, lo, hi) in enumerate(zip(cell_list, low, high, strict=True)):
-            out[rat] = index[fn(views_as_tuples[cell], lo | hi << 64)]
+        out = list(map(MOVE_INDEX.__getitem__, moves))
     except (KeyError, TypeError) as exc:
-        move = exc.args[0] if isinstance(exc, KeyError) and exc.args else None
-        if move is None and isinstance(exc, TypeError):
-            raise InputError(f"player {player.name!r} failed at turn {turn} (rat {rat}, track seed "
-                             f"{seed}): TypeError: {_first_line(exc)}") from None
+        if isinstance(exc, TypeError) and "unhashable" not in str(exc):
+            raise InputError(f"player {player.name!r} failed at turn {turn} (track seed {seed}): "
+                             f"TypeError: {_first_line(exc)}") from None
+        move = exc.args[0] if isinstance(exc, KeyError) and exc.args else "an unhashable value"
         raise IllegalMove(f"player {player.name!r} returned the illegal move {move!r} at turn {turn} "
-                          f"(rat {rat}, track seed {seed}); a move is (dx, dy) with dx, dy in "
-                          f"-1, 0, 1") from None
+                          f"(track seed {seed}); a move is (dx, dy) with dx, dy in -1, 0, 1") from None
     except Exception as exc:
-        raise InputError(f"player {player.name!r} failed at turn {turn} (rat {rat}, track seed "
-                         f"{seed}): {type(exc).__name__}: {_first_line(exc)}") from None
+        raise InputError(f"player {player.name!r} failed at turn {turn} (track seed {seed}): "
+                         f"{type(exc).__name__}: {_first_line(exc)}") from None
     return np.array(out, dtype=np.int64)
 
 
