@@ -83,7 +83,7 @@ def test_exact_search_finds_the_true_minimum(b):
 
 
 def test_exact_search_proves_impossible_boards():
-    b = rules.from_text("112\n221")  # 1s and 2s interlock: any order leaves two cells
+    b = rules.from_text("112\n221")  # the lone top-right 2 can never join another 2
     n = b.width * b.height
     best, _, _, finished = K.exact_search(K.to_cells(b.grid), b.width, b.height, K.zobrist_table(n),
                                           np.zeros(1024, np.int64), n + 1, NO_LIMIT, NO_LIMIT,
