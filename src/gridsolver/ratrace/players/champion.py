@@ -5,10 +5,11 @@ Genome layout (100 bits; ``docs/ratrace-champion.md`` has the details): colour
 about 20 bits, so a colour's belief travels whole). Bits 0-1 of the chunk are
 the *kind*, bits 2-5 a 4-bit *param* ``p``:
 
-- kind 0: an ordinary cell;
-- kind 1: never step here (walls, deadly cells, teleporters that throw back);
-- kind 2: a trap whose lethal cell is at offset ``(p % 3 - 1, p // 3 - 1)``
-  (``p == 4``, the cell itself, means "never step"; ``p >= 9``: ordinary);
+- kinds 0 and 1: an ordinary cell (half of a random genome's beliefs);
+- kind 2, ``p < 9`` and ``p != 4``: a trap whose lethal cell is at offset
+  ``(p % 3 - 1, p // 3 - 1)``;
+- kind 2, ``p == 4`` (a trap killing its own cell) or ``p >= 9``: never step
+  here (walls, deadly cells, teleporters that throw the rat back);
 - kind 3: a teleporter moving the rat by ``(1 + (p & 1), (p >> 1) - 4)``:
   forward 1 or 2, up 4 .. down 3.
 
@@ -45,13 +46,13 @@ KIND_TRAP = 2  # the cell at a neighbour offset is lethal
 KIND_TELEPORT = 3  # stepping here moves the rat by an offset
 
 SELF_TRAP = 4  # the trap param whose lethal cell is the trap itself
-WANDER = 1.0 / 16  # how often a rat takes any believed-safe step instead of the best
+WANDER = 1.0 / 32  # how often a rat takes any believed-safe step instead of the best
 
 _CENTRE = 12
 
 
 def move_index(dx: int, dy: int) -> int:
-    """Index 0..8 of a move in the masks :func:`best_moves` returns."""
+    """Index 0..8 of a move in the masks :func:`plan` returns."""
     return (dy + 1) * 3 + (dx + 1)
 
 
