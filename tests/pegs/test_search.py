@@ -53,8 +53,10 @@ def test_fewest_moves_on_the_triangle():
 def test_jumps_are_anytime_and_honour_the_time_budget():
     board = rules.random_board(30, 30, 0.8, seed=1)
     search.solve(board, objective="jumps", budget=Budget(time_s=0.5), seed=2)  # compile the kernels
-    result = search.solve(board, objective="jumps", budget=Budget(time_s=1.0), seed=2)
+    notes: list[str] = []
+    result = search.solve(board, objective="jumps", budget=Budget(time_s=1.0), seed=2, note=notes.append)
     assert result.verified and result.status in ("best-found", "optimal")
+    assert notes and notes[-1].startswith(f"best {result.details['pegs_left']} pegs left")
     assert result.stats.elapsed_s < 20.0  # generous: the kernels stop at the deadline
     assert result.score > 0
 

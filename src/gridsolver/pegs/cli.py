@@ -69,7 +69,7 @@ def solve(boards: tuple[str, ...], finish: str | None, objective: str | None, st
                                  f"({board.rows} rows x {board.cols} columns, 0-based)")
             result = search.solve(board, label=text.label, objective=chosen, finish=cell,
                                   strategy=strategy, budget=make_budget(time_s, memory_mb, nodes),
-                                  seed=seed)
+                                  seed=seed, note=lambda message: bar.note(f"{text.label}: {message}"))
             bar.advance()
             return result
 

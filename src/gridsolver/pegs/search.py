@@ -21,6 +21,7 @@ result.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -140,8 +141,13 @@ STOPPED = {2: "time", 3: "nodes", 4: "memory"}
 
 
 def solve(board: Board, *, label: str = "board", objective: str = "jumps", finish: Cell | None = None,
-          strategy: str = "default", budget: Budget | None = None, seed: int = 0) -> SolveResult:
-    """Solve one board for ``objective``; the result's solution is verified by replay."""
+          strategy: str = "default", budget: Budget | None = None, seed: int = 0,
+          note: Callable[[str], None] | None = None) -> SolveResult:
+    """Solve one board for ``objective``; the result's solution is verified by replay.
+
+    ``note`` (e.g. a progress display's ``note``) hears the best result so far
+    of the anytime jumps search after each of its runs.
+    """
     budget = budget or Budget()
     if objective not in OBJECTIVES:
         raise InputError(f"unknown objective {objective!r} (expected one of {', '.join(OBJECTIVES)})")
@@ -167,7 +173,7 @@ def solve(board: Board, *, label: str = "board", objective: str = "jumps", finis
     elif strategy == "published":
         outcome = _solve_published(board, budget, seed)
     else:
-        outcome = _solve_jumps(board, budget, seed)
+        outcome = _solve_jumps(board, budget, seed, note)
     status, jumps, proof, nodes, stopped, extra = outcome
     stats = SearchStats(nodes=nodes, elapsed_s=time.perf_counter() - started,
                         peak_memory_mb=peak_rss_mb(), stopped_by=stopped)
@@ -206,7 +212,7 @@ def report(board: Board, label: str, objective: str, finish: Cell | None, strate
 
 # -- jumps -------------------------------------------------------------------------
 
-def _solve_jumps(board: Board, budget: Budget, seed: int):
+def _solve_jumps(board: Board, budget: Budget, seed: int, note: Callable[[str], None] | None = None):
     """Exhaustive search first (proves small boards), then beam searches of doubling width."""
     layout = Layout.of(board, seed)
     perms = symmetries(board)
@@ -225,7 +231,9 @@ def _solve_jumps(board: Board, budget: Budget, seed: int):
         proof = (f"exhaustive depth-first search under {len(perms)} symmetries with a table of explored "
                  "positions")
         return "optimal", best, proof, nodes, None, extra
-    code, beam_best, beam_nodes, width = _widening_beam(board, layout, budget, seed, nodes)
+    if note:
+        note(f"best {board.peg_count - len(best)} pegs left (depth-first phase)")
+    code, beam_best, beam_nodes, width = _widening_beam(board, layout, budget, seed, nodes, best, note)
     nodes += beam_nodes
     extra["widest_beam"] = width
     if len(beam_best) > len(best):
@@ -292,8 +300,11 @@ BEAM_ISOLATED_WEIGHT = 1.0  # per isolated peg
 BEAM_SPREAD_WEIGHT = 4.0  # a peg in a corner costs about 2 * this
 
 
-def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used_nodes: int):
-    """Beam searches of width 8, 16, 32, ... until one peg, the budget or the memory bound."""
+def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used_nodes: int,
+                   known: list[Jump], note: Callable[[str], None] | None = None):
+    """Beam searches of width 8, 16, 32, ... until one peg, the budget or the memory bound.
+
+    ``known`` is the best line found before (only used for progress notes)."""
     from gridsolver.pegs import kernels
 
     cr, cc = centroid(board)
@@ -321,6 +332,9 @@ def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used
         nodes += int(stats[0])
         if int(stats[1]) > len(best):
             best = [layout.decode(c) for c in best_path[:int(stats[1])]]
+        if note:
+            left = board.peg_count - max(len(best), len(known))
+            note(f"best {left} pegs left (beam width {width})")
         if code == kernels.FOUND:
             break
         # a run's time grows about linearly with the width: double it while the next run fits in
