@@ -66,6 +66,18 @@ def _stopped_by(budget: Budget, nodes: int) -> str:
     return "nodes" if budget.nodes is not None and nodes >= budget.nodes else "time"
 
 
+def _random_game(cells: np.ndarray, width: int, height: int) -> _Best:
+    """One tabu-colour playout: a complete game in milliseconds, the first anytime answer."""
+    path = np.zeros(width * height, np.int32)
+    K.seed_kernels(0)
+    _, length, _ = K.nmcs(cells, width, height, 0, False, 0, 0, path)
+    board = cells.copy()
+    stack = np.empty(width * height, np.int32)
+    for index in path[:length]:
+        K.remove_at(board, width, height, index, stack)
+    return _Best(int((board != K.EMPTY).sum()), _moves(path, length, height))
+
+
 def solve_clickomania(board: Board, budget: Budget, label: str = "board") -> SolveResult:
     """Clear ``board`` or find the fewest cells left, proving it when the search is exhausted."""
     width, height = board.width, board.height
@@ -76,43 +88,37 @@ def solve_clickomania(board: Board, budget: Budget, label: str = "board") -> Sol
     small = width * height <= EXACT_MAX_CELLS
     beam_deadline = deadline if not small else min(
         deadline, time.monotonic_ns() + int(1e9 * BEAM_SHARE_BEFORE_EXACT * (budget.remaining_s() or 10.0)))
-    best: _Best | None = None
     nodes = 0
     finished = False
     proof = ""
+    best = _random_game(cells, width, height)  # an answer at once, however large the board
     beam_width = BEAM_START_WIDTH
     cap = _beam_width_cap(board, budget)
     # Phase 1: beams of growing width (anytime: each finished beam may improve the best).
-    while True:
+    while best.value > 0:
         value, length, used, done = K.beam_search(cells, width, height, zob, beam_width, K.CLEAR, False,
                                                   beam_deadline, budget.node_limit() - nodes, path, 0,
                                                   ENDGAME_CELLS, ENDGAME_NODES)
         nodes += used
-        if length >= 0 and (best is None or value < best.value):
+        if length >= 0 and value < best.value:
             best = _Best(int(value), _moves(path, length, height))
-        if (best is not None and best.value == 0) or not done or beam_width >= cap:
-            break
-        if small and beam_width >= 64:
+        if not done or beam_width >= cap or (small and beam_width >= 64):
             break
         beam_width = min(cap, beam_width * BEAM_GROWTH)
     # Phase 2 (small boards): exhaustive branch and bound under the best found so far.
-    if small and (best is None or best.value > 0) and not budget.expired(nodes):
+    if small and best.value > 0 and not budget.expired(nodes):
         table = np.zeros(budget.table_slots(8), np.int64)
-        bound = best.value if best is not None else width * height + 1
-        value, length, used, done = K.exact_search(cells, width, height, zob, table, bound, deadline,
+        value, length, used, done = K.exact_search(cells, width, height, zob, table, best.value, deadline,
                                                    budget.node_limit() - nodes, path)
         nodes += used
         if length >= 0:
             best = _Best(int(value), _moves(path, length, height))
-        finished = bool(done) and best is not None
+        finished = bool(done)
         if finished:
             proof = ("exhaustive depth-first branch and bound (dead-colour bound, transposition table "
                      f"of 64-bit Zobrist keys): no sequence leaves fewer than {best.value} cells")
     stats = SearchStats(nodes=nodes, elapsed_s=round(budget.elapsed_s(), 4),
                         peak_memory_mb=round(peak_rss_mb(), 1))
-    if best is None:
-        stats.stopped_by = _stopped_by(budget, nodes)
-        return SolveResult("clickomania", label, "no-solution-found", score_name="cells left", stats=stats)
     replayed = rules.replay(board, best.moves)
     verified = replayed.cells_left == best.value and replayed.game_over
     if not verified:
