@@ -105,3 +105,14 @@ def test_bad_objective_arguments():
         search.solve(board, objective="jumps", finish=(3, 3))
     with pytest.raises(InputError, match="published"):
         search.solve(board, objective="finish", finish=(3, 3), strategy="published")
+
+
+@pytest.mark.parametrize("name", ["english", "triangle", "diamond", "5x5"])
+def test_pagoda_never_grows_under_a_jump(name):
+    board = named(name)
+    for finish in board.hole_cells()[::3]:
+        weight = search.pagoda_for(board, finish)
+        assert weight is not None and weight[board.index(finish)] == 1.0
+        for a, b, c in rules.triples(board):
+            assert weight[a] + weight[b] >= weight[c] - 1e-12
+

@@ -195,8 +195,8 @@ def order_moves(codes, n, weights, noise, keys):
 
 
 @njit(cache=True)
-def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, tt_hash, tt_keys, grow_at,
-        noise, seed, node_limit, deadline_ns, best_path, stats):
+def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, pagoda, pagoda_floor, tt_hash, tt_keys,
+        grow_at, noise, seed, node_limit, deadline_ns, best_path, stats):
     """Depth-first search over jumps with a table of fully explored positions.
 
     ``target < 0``: most jumps (stop at one peg); else one peg in bit
@@ -205,6 +205,11 @@ def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, tt_hash, t
     stored (as its smallest symmetric image) once its whole subtree is
     explored; since every position has a fixed depth (pegs removed), a stored
     position never needs another visit, for either objective.
+
+    ``pagoda`` weighs holes so that no jump raises the total weight of the
+    pegs (w(from) + w(over) >= w(to)); a position whose total is below
+    ``pagoda_floor`` (the finish's weight) can never finish and is cut. Pass
+    a floor below zero to switch this off.
 
     When the table holds ``grow_at`` entries (> 0) the search stops with
     TABLE_FULL so the caller can give it a bigger table and run again (the
@@ -227,6 +232,10 @@ def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, tt_hash, t
     codes = np.zeros(maxmoves, dtype=np.int32)
     keys = np.zeros(maxmoves, dtype=np.float64)
     scratch = np.zeros((3, nw), dtype=np.uint64)
+    weight = np.zeros(max_depth + 1, dtype=np.float64)
+    for b in range(nw * 64):
+        if get_bit(start, b):
+            weight[0] += pagoda[b]
     for s in range(nsym):
         for b in range(nw * 64):
             if get_bit(start, b):
@@ -270,6 +279,7 @@ def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, tt_hash, t
                 flip_bit(images[child, s], pc)
                 hashes[child, s] = hashes[depth, s] ^ zobrist[pa] ^ zobrist[pb] ^ zobrist[pc]
             path[depth] = m
+            weight[child] = weight[depth] - pagoda[a] - pagoda[b] + pagoda[c]
             if target < 0:
                 if child > best:
                     best = child
@@ -285,6 +295,8 @@ def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, tt_hash, t
                         best_path[:child] = path[:child]
                         code = FOUND
                         break
+                    continue
+                if weight[child] < pagoda_floor:
                     continue
             s = smallest_image(images[child], nsym)
             if tt_find(tt_hash, tt_keys, hashes[child, s], images[child, s]) >= 0:

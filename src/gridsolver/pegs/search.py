@@ -97,6 +97,36 @@ class Layout:
         return out
 
 
+GOLDEN = (5 ** 0.5 - 1) / 2  # g + g*g = 1
+
+
+def lattice_distance(board: Board, a: Cell, b: Cell) -> int:
+    """Fewest steps along the jump directions from ``a`` to ``b`` (ignoring holes)."""
+    dr, dc = b[0] - a[0], b[1] - a[1]
+    if board.jumps == "orthogonal":
+        return abs(dr) + abs(dc)
+    if board.jumps == "diagonal":
+        return max(abs(dr), abs(dc))
+    return max(abs(dr), abs(dc), abs(dr - dc))  # triangular: steps (0,1), (1,0), (1,1)
+
+
+def pagoda_for(board: Board, finish: Cell) -> np.ndarray | None:
+    """A pagoda function for finishing at ``finish``: g ** distance, g the golden ratio's inverse.
+
+    A jump toward the finish along a line moves weight g^k + g^(k-1) = g^(k-2)
+    into the landing hole, so the total never grows; the finish has weight 1.
+    Checked on every jump of the board; None if some jump breaks it.
+    """
+    size = max(1, -(-board.bits // 64)) * 64
+    weight = np.zeros(size, dtype=np.float64)
+    for cell in board.hole_cells():
+        weight[board.index(cell)] = GOLDEN ** lattice_distance(board, cell, finish)
+    for a, b, c in rules.triples(board):
+        if weight[a] + weight[b] < weight[c] - 1e-12:
+            return None
+    return weight
+
+
 def centroid(board: Board) -> tuple[float, float]:
     cells = board.hole_cells()
     return (sum(r for r, _ in cells) / len(cells), sum(c for _, c in cells) / len(cells))
@@ -260,6 +290,10 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
     perm_array = layout.perm_array(perms)
     weights = layout.weights(centroid(board) if target is None else target)
     target_bit = -1 if target is None else board.index(target)
+    pagoda = None if target is None else pagoda_for(board, target)
+    floor = -1.0 if pagoda is None else 1.0 - 1e-9
+    if pagoda is None:
+        pagoda = np.zeros(layout.words * 64, dtype=np.float64)
     table = GrowingTable(budget, layout.words)
     start = layout.to_words(board.pegs)
     best: list[Jump] = []
@@ -275,7 +309,8 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
             break
         noise = 0.0 if run == 0 else float(np.ptp(weights)) * 0.5 + 1.0
         code = kernels.dfs(start, layout.holes, layout.offsets, weights, layout.zobrist, perm_array,
-                           len(perms), target_bit, table.hash, table.keys, table.grow_at, noise,
+                           len(perms), target_bit, pagoda, floor, table.hash, table.keys, table.grow_at,
+                           noise,
                            seed * 1000 + run,
                            run_limit, budget.deadline_ns(), best_path, stats)
         nodes += int(stats[0])
