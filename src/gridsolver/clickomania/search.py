@@ -40,8 +40,8 @@ MC_BEAM_VARIANT = 5  # rank children by one tabu-colour playout each (kernels.be
 MC_BEAM_START = 8
 PLAIN_BEAM_VARIANT = 3  # rank children by points, colour potential and current groups
 PLAIN_BEAM_START = 64
-ENDGAME_CELLS = 30  # beam positions with this few cells left get an exhaustive search
-ENDGAME_NODES = 2_000  # node limit of each such endgame search
+ENDGAME_CELLS = 80  # beam positions with this few cells left get an exhaustive search
+ENDGAME_NODES = 20_000  # node limit of each such endgame search
 
 
 @dataclass
