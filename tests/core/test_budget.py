@@ -40,7 +40,7 @@ def test_table_slots_fit_memory_and_are_powers_of_two():
     slots = budget.table_slots(bytes_per_slot=16, share=0.5)
     assert slots & (slots - 1) == 0
     assert slots * 16 <= 32 * 2**20 < slots * 32
-    with pytest.raises(BudgetError, match="too small"):
+    with pytest.raises(BudgetError, match=r"too small: the search needs at least 0\.0312 MB"):
         Budget(memory_mb=0.001).table_slots(bytes_per_slot=16)
 
 

@@ -106,10 +106,16 @@ class Budget:
         if affordable < minimum:
             raise BudgetError(
                 f"--memory {self.memory_mb:g} MB is too small: the search needs at least "
-                f"{minimum * bytes_per_slot / 2**20:.1f} MB for its table"
+                f"{_mb(minimum * bytes_per_slot / share)} for its table"
             )
         slots = 1 << (affordable.bit_length() - 1)
         return min(slots, maximum)
+
+
+def _mb(size_bytes: float) -> str:
+    """A byte count in MB, with enough digits that it never reads as 0."""
+    mb = size_bytes / 2**20
+    return f"{mb:.1f} MB" if mb >= 0.1 else f"{mb:.3g} MB"
 
 
 def peak_rss_mb() -> float:
