@@ -222,3 +222,26 @@ def test_budgets_cut_a_game_short_and_say_so():
     assert by_memory.ended == "memory" and by_memory.alive <= 256
     by_time = play_game(player, 5, 10_000_000, Budget(time_s=0.5, memory_mb=None))
     assert by_time.ended == "time" and by_time.turns < 10_000_000
+
+
+def test_a_python_player_may_return_its_move_as_a_list():
+    """A move is any (dx, dy) in [-1, 1]^2, as in the reference game: a list plays like a tuple."""
+    as_tuple = play_game(Player("tuple", lambda view, genome: (1, 0), "python"), 2, 60)
+    as_list = play_game(Player("list", lambda view, genome: [1, 0], "python"), 2, 60)
+    as_array = play_game(Player("array", lambda view, genome: np.array([1, 0]), "python"), 2, 60)
+    assert ((as_tuple.points, as_tuple.alive, as_tuple.rat_moves)
+            == (as_list.points, as_list.alive, as_list.rat_moves)
+            == (as_array.points, as_array.alive, as_array.rat_moves))
+
+
+@pytest.mark.parametrize("move, shown", [
+    ([1, 5], r"\[1, 5\]"),
+    ([[1], 0], r"\[\[1\], 0\]"),
+    ({"dx": 1}, r"\{'dx': 1\}"),
+    (None, "None"),
+    ((1, 0, 0), r"\(1, 0, 0\)"),
+])
+def test_an_illegal_python_move_is_named_whatever_its_type(move, shown):
+    player = Player("odd", lambda view, genome: move, "python")
+    with pytest.raises(IllegalMove, match=rf"player 'odd' returned the illegal move {shown} at turn 1"):
+        play_game(player, 2, 5)

@@ -90,3 +90,46 @@ def test_reaching_the_goal_scores_even_by_teleport():
                "........"])
     assert outcome(t, 1, 0, 1, 0)[0] == GOAL
     assert outcome(t, 1, 0, 1, 1) == (0, 2, 1)
+
+
+def _spec_outcome(track, lethal, x, y, dx, dy):
+    """Steps 3-6 restated from the spec's prose, independently of rules.step."""
+    def inside(cx, cy):
+        return 0 <= cx < track.width and 0 <= cy < track.height
+
+    def kind(cx, cy):
+        return int(track.kinds[track.colours[cy, cx]]) if inside(cx, cy) else None
+
+    nx, ny = x + dx, y + dy
+    if kind(nx, ny) == WALL:  # 3. the move becomes (0, 0)
+        nx, ny = x, y
+    if kind(nx, ny) == TELEPORTER:  # 4. moved once by the colour's offset
+        ox, oy = (int(v) for v in track.offsets[track.colours[ny, nx]])
+        nx, ny = nx + ox, ny + oy
+    if not inside(nx, ny) or (nx, ny) in lethal:  # 5. outside, walls and trap targets kill
+        return DEAD
+    if nx >= 49:  # 6. x >= 49 is the goal
+        return GOAL
+    return ny * track.width + nx
+
+
+def test_generated_tracks_obey_an_independent_statement_of_the_turn_rules():
+    from gridsolver.ratrace.rules import MOVES
+    from gridsolver.ratrace.track import generate_track
+
+    for seed in (1, 7, 23):
+        t = generate_track(seed)
+        lethal = set()
+        for y in range(t.height):
+            for x in range(t.width):
+                colour = int(t.colours[y, x])
+                if t.kinds[colour] == WALL:
+                    lethal.add((x, y))
+                elif t.kinds[colour] == TRAP:
+                    lethal.add((x + int(t.offsets[colour][0]), y + int(t.offsets[colour][1])))
+        table = transitions(t)
+        for y in range(t.height):
+            for x in range(t.width):
+                for m, (dx, dy) in enumerate(MOVES):
+                    assert table[y * t.width + x, m] == _spec_outcome(t, lethal, x, y, dx, dy), \
+                        (seed, x, y, dx, dy)

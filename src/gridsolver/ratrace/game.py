@@ -240,20 +240,28 @@ def _python_moves(player, views_as_tuples, cells, ages, genomes, turn, seed) -> 
     # genomes as Python ints: low word | high word << 64, all in C-level map() loops
     genome_ints = map(operator.or_, genomes[moving, 0].tolist(),
                       map(operator.lshift, genomes[moving, 1].tolist(), repeat(64)))
-    moves = map(player.fn, map(views_as_tuples.__getitem__, cell_list), genome_ints)
     try:
-        out = list(map(MOVE_INDEX.__getitem__, moves))
-    except (KeyError, TypeError) as exc:
-        if isinstance(exc, TypeError) and "unhashable" not in str(exc):
-            raise InputError(f"player {player.name!r} failed at turn {turn} (track seed {seed}): "
-                             f"TypeError: {_first_line(exc)}") from None
-        move = exc.args[0] if isinstance(exc, KeyError) and exc.args else "an unhashable value"
-        raise IllegalMove(f"player {player.name!r} returned the illegal move {move!r} at turn {turn} "
-                          f"(track seed {seed}); a move is (dx, dy) with dx, dy in -1, 0, 1") from None
+        moves = list(map(player.fn, map(views_as_tuples.__getitem__, cell_list), genome_ints))
     except Exception as exc:
         raise InputError(f"player {player.name!r} failed at turn {turn} (track seed {seed}): "
                          f"{type(exc).__name__}: {_first_line(exc)}") from None
+    try:
+        out = list(map(MOVE_INDEX.__getitem__, moves))
+    except (KeyError, TypeError):  # not all plain tuples: look at each move (lists are moves too)
+        out = [_python_move_index(player, move, turn, seed) for move in moves]
     return np.array(out, dtype=np.int64)
+
+
+def _python_move_index(player, move, turn, seed) -> int:
+    """The move index of any two-item sequence (dx, dy) in [-1, 1]^2, as the reference game accepts."""
+    try:
+        index = MOVE_INDEX.get(tuple(move)) if len(move) == 2 else None
+    except TypeError:  # not a sequence, or items that cannot be compared with ints
+        index = None
+    if index is None:
+        raise IllegalMove(f"player {player.name!r} returned the illegal move {move!r} at turn {turn} "
+                          f"(track seed {seed}); a move is (dx, dy) with dx, dy in -1, 0, 1")
+    return index
 
 
 def _number(value: float) -> str:
