@@ -46,7 +46,7 @@ KIND_TRAP = 2  # the cell at a neighbour offset is lethal
 KIND_TELEPORT = 3  # stepping here moves the rat by an offset
 
 SELF_TRAP = 4  # the trap param whose lethal cell is the trap itself
-WANDER = 1.0 / 32  # how often a rat takes any believed-safe step instead of the best
+WANDER = 1.0 / 24  # how often a rat takes any believed-safe step instead of the best
 
 _CENTRE = 12
 
