@@ -21,7 +21,7 @@ a cell a visible believed trap makes lethal; stepping on a believed teleporter
 continues from its landing, which must be in view and safe. The rat aims at
 the reachable cells furthest right, then the nearest of them, and takes a
 first step of such a path (ties: the step furthest right, then at random).
-One turn in ``WANDER`` it takes any believed-safe step instead, which breaks
+With probability ``WANDER`` (1/24) it takes any believed-safe step instead, which breaks
 the loops a memoryless rat falls into (pushing forever against a wall it
 believes open). A rat with no believed-safe way right steps forward onto
 anything not surely lethal: a genome that distrusts too many colours would
