@@ -36,9 +36,8 @@ BEAM_SHARE_BEFORE_EXACT = 0.1
 BEAM_START_WIDTH = 1
 BEAM_GROWTH = 2
 SAMEGAME_METHODS = ("mcbeam", "beam", "nmcs")
-MC_BEAM_VARIANT = 5  # rank children by one tabu-colour playout each (kernels.beam_search)
+MC_BEAM_PLAYOUTS = 1  # rank children by one tabu-colour playout each (kernels.beam_search)
 MC_BEAM_START = 8
-PLAIN_BEAM_VARIANT = 3  # rank children by points, colour potential and current groups
 PLAIN_BEAM_START = 64
 ENDGAME_CELLS = 80  # beam positions with this few cells left get an exhaustive search
 ENDGAME_NODES = 20_000  # node limit of each such endgame search
@@ -165,13 +164,13 @@ def samegame_worker(task: SameGameTask) -> tuple[int, list[Move], int, str]:
     if task.method in ("mcbeam", "beam"):
         per_state = 2 * n + (n // 2 + 1) * 20 + 8 * (n // 2 + 2)
         cap = 1 << 20 if task.memory_bytes is None else max(1, task.memory_bytes // 2 // per_state)
-        variant = MC_BEAM_VARIANT if task.method == "mcbeam" else PLAIN_BEAM_VARIANT
+        playouts = MC_BEAM_PLAYOUTS if task.method == "mcbeam" else 0
         beam_width = MC_BEAM_START if task.method == "mcbeam" else PLAIN_BEAM_START
         K.seed_kernels(task.seed % 2**31)
         while time.monotonic_ns() < task.deadline_ns and nodes < task.node_limit:
             value, length, used, done = K.beam_search(cells, width, height, zob, beam_width, K.SCORE,
                                                       task.penalty, task.deadline_ns, task.node_limit - nodes,
-                                                      path, variant)
+                                                      path, playouts)
             nodes += used
             if length >= 0 and -value > best_points:
                 best_points, best_moves = int(-value), _moves(path, length, height)
