@@ -75,6 +75,15 @@ def section(name: str, tables: list[Table], command: str) -> str:
 
 
 def write_section(name: str, text: str, path: Path = BENCHMARKS_MD) -> None:
+    """Replace (or append) one benchmark's section; a lock keeps parallel writers apart."""
+    import fcntl
+
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _replace_section(name, text, path)
+
+
+def _replace_section(name: str, text: str, path: Path) -> None:
     content = path.read_text() if path.exists() else "# Benchmarks\n"
     pattern = re.compile(rf"<!-- bench:{re.escape(name)} -->.*?<!-- /bench:{re.escape(name)} -->",
                          re.S)
