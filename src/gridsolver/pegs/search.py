@@ -29,6 +29,7 @@ import numpy as np
 from gridsolver.core.budget import Budget, peak_rss_mb
 from gridsolver.core.errors import InputError
 from gridsolver.core.result import SearchStats, SolveResult
+from gridsolver.pegs import moves as moves_module
 from gridsolver.pegs import rules
 from gridsolver.pegs.geometry import PositionClasses, fixing, symmetries
 from gridsolver.pegs.rules import Board, Cell, Jump
@@ -449,6 +450,8 @@ def _solve_moves(board: Board, finish: Cell | None, budget: Budget):
         if not classes.same_class(board.pegs, 1 << board.index(finish)):
             return ("impossible", None, f"position classes: no single peg can finish at {finish}", 0, None,
                     {})
+    if moves_module.fits(board):
+        return _solve_moves_meet(board, finish, budget)
     layout = Layout.of(board)
     must = must_move_holes(board)
     target = -1 if finish is None else board.index(finish)
@@ -478,6 +481,34 @@ def _solve_moves(board: Board, finish: Cell | None, budget: Budget):
             return "no-solution-found", None, proof, nodes, STOPPED.get(code), extra
         limit += 1
     return "impossible", None, "exhaustive iterative deepening: no single survivor", int(stats[0]), None, {}
+
+
+def _solve_moves_meet(board: Board, finish: Cell | None, budget: Budget):
+    """Fewest moves by breadth-first search from both ends (boards of at most 64 bits)."""
+    from gridsolver.pegs import meet
+
+    search = moves_module.MeetSearch(board, finish, budget)
+    code, moves, meeting = search.run()
+    extra = {"method": "meet in the middle", "symmetries": len(search.perms),
+             "forward_layers": [search.forward.bounds[k + 1] - search.forward.bounds[k]
+                                for k in range(search.forward.depth + 1)],
+             "backward_layers": [search.backward.bounds[k + 1] - search.backward.bounds[k]
+                                 for k in range(search.backward.depth + 1)]}
+    insufficient = search.proved_insufficient()
+    extra["moves_proved_insufficient"] = insufficient
+    if code == meet.FOUND:
+        jumps = search.path(meeting)
+        proof = (f"breadth-first search by moves from both ends under {len(search.perms)} symmetries: "
+                 f"no position within {search.forward.depth} moves of the start is within "
+                 f"{search.backward.depth} of the finish, so no game has {moves - 1} moves or fewer")
+        if moves == 0 or rules.count_moves(jumps) != moves:
+            proof = f"meeting position at {moves} moves"
+        return "optimal", jumps, proof, search.nodes, None, extra
+    if code == meet.EXHAUSTED:
+        return ("impossible", None, "breadth-first search by moves from both ends: one side reached "
+                "every position it can without meeting the other", search.nodes, None, extra)
+    proof = f"no solution in {insufficient} moves or fewer (proved)" if insufficient > 0 else ""
+    return "no-solution-found", None, proof, search.nodes, STOPPED.get(code), extra
 
 
 # -- the single-vacancy table --------------------------------------------------------
