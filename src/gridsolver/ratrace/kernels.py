@@ -205,6 +205,8 @@ def play_numba(player, trans, views, width, start_cells, cells, ages, goals, gen
                 return (points, turn, n, rat_moves, ILLEGAL, peak, i, float(dx), float(dy),
                         cells, ages, goals, genomes)
             target = trans[cell, (int(dy) + 1) * 3 + int(dx) + 1]
+            # Steps 5-6 are written out here and in finish_turn: a shared helper
+            # function measured 30-40% slower (array reference counting per call).
             if target == DEAD:
                 continue
             if target == GOAL:
