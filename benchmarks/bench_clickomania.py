@@ -1,8 +1,7 @@
-"""Clickomania and SameGame benchmarks (issue 5): duel-5x5, clearable boards, random boards, standard-20.
+"""Clickomania benchmarks (issue 5): duel-5x5, clearable boards, random boards (SameGame: bench_samegame.py).
 
 Seeds are fixed here; sample sizes are kept small enough for the whole run
-to take about half an hour on 2 cores, most of it the SameGame set at 60 s a
-position (the notes say how many boards).
+to take about ten minutes on 2 cores (the notes say how many boards).
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ import time
 
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import clearable_board, random_board
-from gridsolver.clickomania.search import solve_clickomania, solve_samegame
+from gridsolver.clickomania.search import solve_clickomania
 from gridsolver.core.boards import split_boards
 from gridsolver.core.budget import Budget
 from gridsolver.core.parallel import parallel_map
@@ -89,31 +88,6 @@ def random_boards(quick: bool) -> list[Table]:
     return tables
 
 
-def samegame(quick: bool) -> Table:
-    boards = _named("standard-20")
-    per_position = 3.0 if quick else 60.0
-    if quick:
-        boards = boards[:5]
-    scores = []
-    cleared = 0
-    for board in boards:
-        result = solve_samegame(board, Budget(time_s=per_position, memory_mb=4096), workers=2, seed=0)
-        assert result.verified
-        scores.append(int(result.score))
-        cleared += bool(result.details["cleared"])
-    table = Table("SameGame standard set", ["positions", "time per position (s)", "workers", "total score",
-                                            "best position", "worst position", "cleared"])
-    table.add(len(boards), per_position, 2, sum(scores), max(scores), min(scores),
-              f"{cleared}/{len(boards)}")
-    budget_note = ("the full budget of the goal" if per_position >= 60 else
-                   "shorter than the goal's 60 s (the full run is 20 min of wall time on 2 cores)")
-    table.notes.append("Goal at 60 s per position: above 77,934 (NMCS level 3), then 80,030 (NRPA). This run "
-                       f"used {per_position:g} s per position, {budget_note}: `gridsolver samegame solve "
-                       f"standard-20 --time {per_position:g} --workers 2` (Monte-Carlo beam, seed 0). "
-                       "Every game replayed under the rules. Per-position scores: "
-                       + ", ".join(str(s) for s in scores) + ".")
-    return table
-
-
 def run(quick: bool) -> list[Table]:
-    return [duel(quick), clearable(quick), *random_boards(quick), samegame(quick)]
+    # the SameGame standard set is benchmarks/bench_samegame.py (its own section)
+    return [duel(quick), clearable(quick), *random_boards(quick)]

@@ -34,7 +34,7 @@ def test_large_clearable_board_is_cleared_by_the_beam():
 
 def test_samegame_methods_all_return_verified_games():
     board = random_board(8, 8, 3, seed=4)
-    for method in ("mcbeam", "beam", "nmcs"):
+    for method in ("nrpa", "mcbeam", "beam", "nmcs"):
         result = solve_samegame(board, Budget(time_s=1), workers=1, method=method, penalty=True)
         assert result.verified
         assert rules.replay(board, result.solution, penalty=True).score == result.score

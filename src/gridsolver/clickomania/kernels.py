@@ -721,3 +721,247 @@ def nmcs(start, width, height, level, penalty, seed, deadline_ns, best_seq):
                                  np.zeros(MAX_COLOURS_CODE, np.int64))
         return points, length, 1
     return _nested_loop(start, width, height, level, penalty, deadline_ns, best_seq)
+
+
+# -- SameGame: nested rollout policy adaptation (NRPA) -----------------------------------------
+NRPA_ALPHA = 1.0
+
+
+@njit(cache=True)
+def most_frequent_colour(cells, counts):
+    """The colour with the most cells (the tabu colour: its groups are kept to merge late)."""
+    colour_summary(cells, counts)
+    tabu = 0
+    for k in range(counts.shape[0]):
+        if counts[k] > counts[tabu]:
+            tabu = k
+    return tabu
+
+
+@njit(cache=True)
+def _allowed_moves(cells, width, height, tabu, label, sizes, reps, stack, out_moves, out_sizes):
+    """The moves a policy chooses among: the legal moves not of the tabu colour, or all when only
+    tabu-colour moves are left. Returns their count (0 at the end of the game)."""
+    ng = find_groups(cells, width, height, label, sizes, reps, stack)
+    k = 0
+    for g in range(ng):
+        if sizes[g] >= 2 and cells[reps[g]] != tabu:
+            out_moves[k] = reps[g]
+            out_sizes[k] = sizes[g]
+            k += 1
+    if k == 0:
+        for g in range(ng):
+            if sizes[g] >= 2:
+                out_moves[k] = reps[g]
+                out_sizes[k] = sizes[g]
+                k += 1
+    return k
+
+
+@njit(cache=True)
+def move_code(cells, move, n):
+    """A move's policy code: (colour, canonical cell) as ``colour * n + cell``."""
+    return cells[move] * n + move
+
+
+@njit(cache=True)
+def policy_playout(start, width, height, policy, tabu, penalty, seq, state, label, sizes, reps, stack,
+                   moves, msizes, weights):
+    """A game from ``start`` choosing each allowed move with probability proportional to
+    exp(policy[code]); moves go to ``seq``. Returns (points, length)."""
+    n = width * height
+    state[:] = start
+    points = 0
+    length = 0
+    left = 0
+    for i in range(n):
+        if state[i] != EMPTY:
+            left += 1
+    while True:
+        k = _allowed_moves(state, width, height, tabu, label, sizes, reps, stack, moves, msizes)
+        if k == 0:
+            break
+        total = 0.0
+        for m in range(k):
+            w = np.exp(policy[move_code(state, moves[m], n)])
+            weights[m] = w
+            total += w
+        r = np.random.random() * total
+        pick = k - 1
+        for m in range(k):
+            r -= weights[m]
+            if r <= 0.0:
+                pick = m
+                break
+        seq[length] = moves[pick]
+        length += 1
+        points += (msizes[pick] - 2) * (msizes[pick] - 2)
+        left -= msizes[pick]
+        remove_at(state, width, height, moves[pick], stack)
+    return points + _terminal_bonus(left, penalty), length
+
+
+@njit(cache=True)
+def sequence_codes(start, width, height, seq, length, tabu, state, label, sizes, reps, stack, moves, msizes,
+                   step_start, codes, chosen):
+    """Replay ``seq`` and record, per step, the codes of the allowed moves and of the move played.
+
+    Step t's allowed codes are ``codes[step_start[t]:step_start[t + 1]]``. They
+    depend only on the sequence, so a level can keep them while its best game
+    stays the same and adapt without touching a board.
+    """
+    n = width * height
+    state[:] = start
+    total = 0
+    for step in range(length):
+        step_start[step] = total
+        k = _allowed_moves(state, width, height, tabu, label, sizes, reps, stack, moves, msizes)
+        for m in range(k):
+            codes[total] = move_code(state, moves[m], n)
+            total += 1
+        chosen[step] = move_code(state, seq[step], n)
+        remove_at(state, width, height, seq[step], stack)
+    step_start[length] = total
+    return total
+
+
+@njit(cache=True)
+def adapt_codes(policy, step_start, codes, chosen, length, alpha, delta):
+    """NRPA's update from recorded codes: every probability is taken under the old policy, so the
+    changes are gathered in ``delta`` first and applied after."""
+    for step in range(length):
+        lo = step_start[step]
+        hi = step_start[step + 1]
+        z = 0.0
+        for j in range(lo, hi):
+            w = np.exp(policy[codes[j]])
+            delta[j] = w
+            z += w
+        for j in range(lo, hi):
+            delta[j] = -alpha * delta[j] / z
+    for step in range(length):
+        for j in range(step_start[step], step_start[step + 1]):
+            policy[codes[j]] += delta[j]
+        policy[chosen[step]] += alpha
+
+
+@njit(cache=True)
+def adapt_policy(start, width, height, policy, seq, length, tabu, alpha, state, label, sizes, reps, stack,
+                 moves, msizes):
+    """NRPA's update, in place: raise the code of every move of ``seq`` by ``alpha`` and lower each
+    allowed move's code by ``alpha`` times its probability under the old policy."""
+    n = width * height
+    step_start = np.empty(length + 1, np.int64)
+    codes = np.empty(max(1, length * n), np.int64)
+    chosen = np.empty(max(1, length), np.int64)
+    delta = np.empty(codes.shape[0], np.float64)
+    sequence_codes(start, width, height, seq, length, tabu, state, label, sizes, reps, stack, moves, msizes,
+                   step_start, codes, chosen)
+    adapt_codes(policy, step_start, codes, chosen, length, alpha, delta)
+
+
+@njit(cache=True)
+def nrpa(start, width, height, level, iterations, penalty, seed, deadline_ns, playout_limit, best_seq):
+    """Nested rollout policy adaptation (Rosin 2011) from ``start``, restarted until the deadline.
+
+    Level 1 plays ``iterations`` policy playouts, adapting its policy towards
+    the best game after each; level L runs ``iterations`` searches of level
+    L-1, each from a copy of its policy, and adapts towards the best game they
+    return. The recursion is unrolled onto per-level arrays (kernels do not
+    recurse). Playouts never take the tabu colour (the most frequent one at the
+    start) while another move exists. Returns (points, length, playouts) of the
+    best game seen; its moves go to ``best_seq``.
+    """
+    np.random.seed(seed)
+    n = width * height
+    codes = MAX_COLOURS_CODE * n
+    policies = np.zeros((level + 1, codes), np.float64)
+    # the recorded codes of level 1's best game (recorded again whenever it changes) and a spare set
+    step_start = np.empty(n + 1, np.int64)
+    seq_codes = np.empty(n * n // 8 + n, np.int64)  # at most (cells left)/2 moves allowed per step
+    chosen = np.empty(n, np.int64)
+    delta = np.empty(seq_codes.shape[0], np.float64)
+    step_start2 = np.empty(n + 1, np.int64)
+    seq_codes2 = np.empty(seq_codes.shape[0], np.int64)
+    chosen2 = np.empty(n, np.int64)
+    level_best = np.full(level + 1, -(np.int64(1) << 40), np.int64)
+    level_len = np.zeros(level + 1, np.int64)
+    level_seq = np.empty((level + 1, n), np.int32)
+    level_iter = np.zeros(level + 1, np.int64)
+    label = np.empty(n, np.int32)
+    sizes = np.empty(n, np.int32)
+    reps = np.empty(n, np.int32)
+    stack = np.empty(n, np.int32)
+    moves = np.empty(n, np.int32)
+    msizes = np.empty(n, np.int32)
+    weights = np.empty(n, np.float64)
+    state = np.empty(n, np.int8)
+    seq = np.empty(n, np.int32)
+    counts = np.zeros(MAX_COLOURS_CODE, np.int64)
+    tabu = most_frequent_colour(start, counts)
+    best = -(np.int64(1) << 40)
+    best_len = 0
+    playouts = 0
+    out_of_time = False
+    while not out_of_time:
+        policies[level, :] = 0.0
+        level_best[level] = -(np.int64(1) << 40)
+        level_iter[level] = 0
+        cur = _descend(level, policies, level_best, level_iter)
+        while True:
+            # here cur == 1: playouts, each followed by an adaptation towards level 1's best game
+            pol = policies[1]
+            while level_iter[1] < iterations:
+                if playouts >= playout_limit or monotonic_ns() >= deadline_ns:
+                    out_of_time = True
+                    break
+                points, length = policy_playout(start, width, height, pol, tabu, penalty, seq, state,
+                                                label, sizes, reps, stack, moves, msizes, weights)
+                playouts += 1
+                if points >= level_best[1]:
+                    level_best[1] = points
+                    level_len[1] = length
+                    level_seq[1, :length] = seq[:length]
+                    sequence_codes(start, width, height, seq, length, tabu, state, label, sizes, reps, stack,
+                                   moves, msizes, step_start, seq_codes, chosen)
+                    if points > best:
+                        best = points
+                        best_len = length
+                        best_seq[:length] = seq[:length]
+                adapt_codes(pol, step_start, seq_codes, chosen, level_len[1], NRPA_ALPHA, delta)
+                level_iter[1] += 1
+            if out_of_time:
+                break
+            # return upwards: fold each finished level's best game into its parent and adapt the
+            # parent's policy, until a level with iterations left (or the top) is reached
+            while cur < level:
+                parent = cur + 1
+                length = level_len[cur]
+                if level_best[cur] >= level_best[parent]:
+                    level_best[parent] = level_best[cur]
+                    level_len[parent] = length
+                    level_seq[parent, :length] = level_seq[cur, :length]
+                sequence_codes(start, width, height, level_seq[parent], level_len[parent], tabu, state,
+                               label, sizes, reps, stack, moves, msizes, step_start2, seq_codes2, chosen2)
+                adapt_codes(policies[parent], step_start2, seq_codes2, chosen2, level_len[parent], NRPA_ALPHA,
+                            delta)
+                level_iter[parent] += 1
+                cur = parent
+                if level_iter[cur] < iterations:
+                    break
+            if cur == level and level_iter[cur] >= iterations:
+                break  # the whole search is done: restart it with fresh policies
+            cur = _descend(cur, policies, level_best, level_iter)
+    return best, best_len, playouts
+
+
+@njit(cache=True)
+def _descend(cur, policies, level_best, level_iter):
+    """Enter level ``cur - 1`` ... down to 1, each starting from a copy of its parent's policy."""
+    while cur > 1:
+        child = cur - 1
+        policies[child, :] = policies[cur]
+        level_best[child] = -(np.int64(1) << 40)
+        level_iter[child] = 0
+        cur = child
+    return cur

@@ -32,9 +32,10 @@ def group() -> None:
 @click.argument("boards", nargs=-1, required=True, metavar="BOARD...")
 @click.option("--penalty", is_flag=True,
               help="Subtract an end penalty of (cells left - 2)^2 when the board is not cleared.")
-@click.option("--method", type=click.Choice(["mcbeam", "beam", "nmcs"]), default="mcbeam",
+@click.option("--method", type=click.Choice(["nrpa", "mcbeam", "beam", "nmcs"]), default="nrpa",
               show_default=True,
-              help="mcbeam: beam ranked by playouts; beam: heuristic beam; nmcs: nested Monte-Carlo.")
+              help="nrpa: nested rollout policy adaptation; mcbeam: beam ranked by playouts; "
+                   "beam: heuristic beam; nmcs: nested Monte-Carlo.")
 @workers_options
 @seed_option
 @budget_options(default_time=60.0)
@@ -43,8 +44,8 @@ def solve(boards: tuple[str, ...], penalty: bool, method: str, workers: int | No
           seed: int, time_s: float | None, memory_mb: float | None, nodes: int | None, as_json: bool) -> None:
     """Find a high-scoring sequence for each board (best found, never proved).
 
-    Each worker (default: one per core) runs, with its own seed, a Monte-Carlo
-    beam search of growing width (children ranked by tabu-colour playouts)
+    Each worker (default: one per core) runs, with its own seed, nested
+    rollout policy adaptation (level 3, tabu-colour playouts), restarted
     until --time runs out; the best game of all workers wins. Move: (row,
     column) of a cell of the removed group, 0-based from the top-left of the
     board just before the move.

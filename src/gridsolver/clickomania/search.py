@@ -35,7 +35,9 @@ EXACT_MAX_CELLS = 400
 BEAM_SHARE_BEFORE_EXACT = 0.1
 BEAM_START_WIDTH = 1
 BEAM_GROWTH = 2
-SAMEGAME_METHODS = ("mcbeam", "beam", "nmcs")
+SAMEGAME_METHODS = ("nrpa", "mcbeam", "beam", "nmcs")
+NRPA_LEVEL = 3
+NRPA_ITERATIONS = 100
 MC_BEAM_PLAYOUTS = 1  # rank children by one tabu-colour playout each (kernels.beam_search)
 MC_BEAM_START = 8
 PLAIN_BEAM_START = 64
@@ -148,7 +150,7 @@ class SameGameTask:
     node_limit: int
     memory_bytes: int | None
     penalty: bool
-    method: str = "mcbeam"
+    method: str = "nrpa"
 
 
 def samegame_worker(task: SameGameTask) -> tuple[int, list[Move], int, str]:
@@ -178,6 +180,13 @@ def samegame_worker(task: SameGameTask) -> tuple[int, list[Move], int, str]:
             if not done or beam_width >= cap:
                 break
             beam_width = min(cap, beam_width * 2)
+    elif task.method == "nrpa":
+        points, length, playouts = K.nrpa(cells, width, height, NRPA_LEVEL, NRPA_ITERATIONS, task.penalty,
+                                          task.seed % 2**31, task.deadline_ns, task.node_limit, path)
+        nodes += playouts
+        if length > 0:
+            best_points, best_moves = int(points), _moves(path, length, height)
+            how = f"nrpa level {NRPA_LEVEL} seed {task.seed}"
     else:
         seed = task.seed
         while time.monotonic_ns() < task.deadline_ns and nodes < task.node_limit:
@@ -195,7 +204,7 @@ def samegame_worker(task: SameGameTask) -> tuple[int, list[Move], int, str]:
 
 
 def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: str | None = None,
-                   seed: int = 0, penalty: bool = False, method: str = "mcbeam",
+                   seed: int = 0, penalty: bool = False, method: str = "nrpa",
                    label: str = "board") -> SolveResult:
     """Maximise the SameGame score of ``board`` within the budget, on ``workers`` processes."""
     from gridsolver.core.parallel import parallel_map

@@ -1,0 +1,51 @@
+"""SameGame benchmark (issue 5): the standard-20 positions at 60 s each on 2 workers.
+
+Moved out of bench_clickomania.py so the 20-minute SameGame run can be
+recorded on its own (`python benchmarks/run.py samegame --write`).
+"""
+
+from __future__ import annotations
+
+from gridsolver.clickomania import rules
+from gridsolver.clickomania.search import solve_samegame
+from gridsolver.core.boards import split_boards
+from gridsolver.core.budget import Budget
+from runner import Table
+
+WORKERS = 2
+SEED = 0
+
+
+def samegame(quick: bool) -> Table:
+    boards = [rules.parse(b) for b in split_boards(rules.named("standard-20"), "standard-20", rules.COMMENT)]
+    per_position = 3.0 if quick else 60.0
+    if quick:
+        boards = boards[:5]
+    solve_samegame(boards[0], Budget(time_s=1), workers=1)  # load the compiled kernels before timing
+    scores = []
+    cleared = 0
+    method = ""
+    for board in boards:
+        budget = Budget(time_s=per_position, memory_mb=4096)
+        result = solve_samegame(board, budget, workers=WORKERS, seed=SEED)
+        assert result.verified
+        scores.append(int(result.score))
+        cleared += bool(result.details["cleared"])
+        method = result.details["method"]
+    table = Table("SameGame standard set", ["positions", "time per position (s)", "workers", "method",
+                                            "total score", "best position", "worst position", "cleared"])
+    table.add(len(boards), per_position, WORKERS, method, sum(scores), max(scores), min(scores),
+              f"{cleared}/{len(boards)}")
+    budget_note = ("the full budget of the goal" if per_position >= 60 else
+                   "shorter than the goal's 60 s (the full run is 20 min of wall time on 2 cores)")
+    table.notes.append("Goal at 60 s per position: above 77,934 (NMCS level 3), then 80,030 (NRPA). This run "
+                       f"used {per_position:g} s per position, {budget_note}: `gridsolver samegame solve "
+                       f"standard-20 --time {per_position:g} --workers {WORKERS} --seed {SEED}`. Every game "
+                       "replayed under the rules. The machine was shared with other engineers' jobs, so "
+                       "the playouts per second (and the scores) are noisy. Per-position scores: "
+                       + ", ".join(str(s) for s in scores) + ".")
+    return table
+
+
+def run(quick: bool) -> list[Table]:
+    return [samegame(quick)]

@@ -1,0 +1,140 @@
+"""NRPA for SameGame: the policy kernels against a plain-Python statement, and the search's answers."""
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gridsolver.clickomania import kernels as K
+from gridsolver.clickomania import rules
+from gridsolver.clickomania.generate import random_board
+from gridsolver.clickomania.search import solve_samegame
+from gridsolver.core.budget import Budget
+
+from .test_kernels import boards
+
+NO_LIMIT = 1 << 62
+
+
+def cell_index(move, height):
+    row, col = move
+    return col * height + (height - 1 - row)
+
+
+def reference_allowed(board, tabu):
+    """Canonical cells of the groups a policy chooses among: not the tabu colour unless nothing else."""
+    legal = [rules.canonical(g) for g in rules.groups(board) if len(g) >= 2]
+    preferred = [m for m in legal if board.grid[m] != tabu]
+    return preferred or legal
+
+
+def reference_adapt(board, policy, sequence, tabu, alpha):
+    """NRPA's adaptation written from its definition, over (colour, canonical cell) codes."""
+    n = board.width * board.height
+    new = dict(policy)
+    for move in sequence:
+        allowed = reference_allowed(board, tabu)
+        codes = [int(board.grid[m]) * n + cell_index(m, board.height) for m in allowed]
+        z = sum(math.exp(policy.get(c, 0.0)) for c in codes)
+        for c in codes:
+            new[c] = new.get(c, 0.0) - alpha * math.exp(policy.get(c, 0.0)) / z
+        chosen = int(board.grid[move]) * n + cell_index(move, board.height)
+        new[chosen] = new.get(chosen, 0.0) + alpha
+        board = rules.apply(board, move)
+    return new
+
+
+def scratch(n):
+    return dict(label=np.empty(n, np.int32), sizes=np.empty(n, np.int32), reps=np.empty(n, np.int32),
+                stack=np.empty(n, np.int32), moves=np.empty(n, np.int32), msizes=np.empty(n, np.int32),
+                weights=np.empty(n, np.float64), state=np.empty(n, np.int8))
+
+
+def kernel_playout(board, policy, tabu, seed, penalty=False):
+    n = board.width * board.height
+    s = scratch(n)
+    seq = np.empty(n, np.int32)
+    K.seed_kernels(seed)
+    points, length = K.policy_playout(K.to_cells(board.grid), board.width, board.height, policy, tabu,
+                                      penalty, seq, s["state"], s["label"], s["sizes"], s["reps"], s["stack"],
+                                      s["moves"], s["msizes"], s["weights"])
+    return int(points), [K.index_to_move(i, board.height) for i in seq[:length]]
+
+
+@settings(max_examples=80, deadline=None)
+@given(boards(max_side=6), st.integers(0, 3), st.integers(0, 10**6))
+def test_policy_playout_obeys_the_tabu_rule_and_scores_like_the_replay(b, tabu, seed):
+    n = b.width * b.height
+    policy = np.random.default_rng(seed).normal(size=K.MAX_COLOURS_CODE * n)
+    points, moves = kernel_playout(b, policy, tabu, seed, penalty=True)
+    board = b
+    for move in moves:
+        assert move in reference_allowed(board, tabu)
+        board = rules.apply(board, move)
+    outcome = rules.replay(b, moves, penalty=True)
+    assert outcome.game_over and outcome.score == points
+
+
+@settings(max_examples=80, deadline=None)
+@given(boards(max_side=6), st.integers(0, 3), st.integers(0, 10**6))
+def test_adapt_policy_matches_the_reference(b, tabu, seed):
+    n = b.width * b.height
+    rng = np.random.default_rng(seed)
+    policy = np.zeros(K.MAX_COLOURS_CODE * n)
+    touched = rng.integers(0, policy.size, size=min(20, policy.size))
+    policy[touched] = rng.normal(size=touched.size)
+    _, moves = kernel_playout(b, policy, tabu, seed)
+    expected = reference_adapt(b, {i: float(policy[i]) for i in range(policy.size) if policy[i] != 0}, moves,
+                               tabu, 1.0)
+    s = scratch(n)
+    seq = np.array([cell_index(m, b.height) for m in moves] or [0], np.int32)
+    adapted = policy.copy()
+    K.adapt_policy(K.to_cells(b.grid), b.width, b.height, adapted, seq, len(moves), tabu, 1.0, s["state"],
+                   s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"])
+    dense = np.zeros_like(policy)
+    for code, value in expected.items():
+        dense[code] = value
+    assert np.allclose(adapted, dense, atol=1e-9)
+
+
+def test_policy_follows_a_strong_preference():
+    # a policy that strongly favours one first move picks it nearly every time
+    b = rules.from_text("1122\n1122\n3344")
+    n = b.width * b.height
+    first = (0, 2)  # the group of 2s (canonical cell: lowest cell of its leftmost column is row 1)
+    first = rules.canonical(rules.group_at(b, first))
+    policy = np.zeros(K.MAX_COLOURS_CODE * n)
+    policy[int(b.grid[first]) * n + cell_index(first, b.height)] = 20.0
+    picks = [kernel_playout(b, policy, 9, seed)[1][0] for seed in range(20)]
+    assert picks == [first] * 20
+
+
+def test_nrpa_points_match_the_replay_at_every_level():
+    b = random_board(8, 8, 3, seed=5)
+    path = np.zeros(64, np.int32)
+    for level, penalty in ((1, True), (2, False), (3, True)):
+        cells = K.to_cells(b.grid)
+        points, length, playouts = K.nrpa(cells, 8, 8, level, 10, penalty, 3, NO_LIMIT, 3000, path)
+        outcome = rules.replay(b, [K.index_to_move(i, 8) for i in path[:length]], penalty=penalty)
+        assert outcome.score == points and outcome.game_over
+        assert playouts == 3000  # restarted until the playout limit, which is exact
+
+
+def test_nrpa_adaptation_beats_a_flat_policy():
+    # the same number of playouts with adaptation (level 2) against the best of independent playouts
+    b = random_board(10, 10, 3, seed=8)
+    path = np.zeros(100, np.int32)
+    adapted, _, _ = K.nrpa(K.to_cells(b.grid), 10, 10, 2, 30, False, 1, NO_LIMIT, 900, path)
+    flat = np.zeros(K.MAX_COLOURS_CODE * 100)
+    tabu = K.most_frequent_colour(K.to_cells(b.grid), np.zeros(K.MAX_COLOURS_CODE, np.int64))
+    best_flat = max(kernel_playout(b, flat, tabu, seed)[0] for seed in range(900))
+    assert adapted > best_flat
+
+
+def test_nrpa_is_the_default_samegame_method_and_is_verified():
+    board = random_board(10, 10, 4, seed=6)
+    result = solve_samegame(board, Budget(time_s=2, nodes=500), workers=1, seed=3)
+    assert result.details["method"] == "nrpa" and result.verified
+    assert result.stats.nodes <= 500
+    assert rules.replay(board, result.solution).score == result.score
