@@ -58,7 +58,8 @@ def kernel_playout(board, policy, tabu, seed, penalty=False):
     K.seed_kernels(seed)
     points, length = K.policy_playout(K.to_cells(board.grid), board.width, board.height, policy, tabu,
                                       penalty, seq, s["state"], s["label"], s["sizes"], s["reps"], s["stack"],
-                                      s["moves"], s["msizes"], s["weights"])
+                                      s["moves"], s["msizes"], s["weights"], np.empty(0, np.int64), 0,
+                                      np.empty(n, np.int64), np.empty(n, np.int64))
     return int(points), [K.index_to_move(i, board.height) for i in seq[:length]]
 
 
@@ -91,7 +92,8 @@ def test_adapt_policy_matches_the_reference(b, tabu, seed):
     seq = np.array([cell_index(m, b.height) for m in moves] or [0], np.int32)
     adapted = policy.copy()
     K.adapt_policy(K.to_cells(b.grid), b.width, b.height, adapted, seq, len(moves), tabu, 1.0, s["state"],
-                   s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"])
+                   s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"],
+                   np.empty(0, np.int64), 0)
     dense = np.zeros_like(policy)
     for code, value in expected.items():
         dense[code] = value
@@ -138,3 +140,31 @@ def test_nrpa_is_the_default_samegame_method_and_is_verified():
     assert result.details["method"] == "nrpa" and result.verified
     assert result.stats.nodes <= 500
     assert rules.replay(board, result.solution).score == result.score
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(max_side=6), st.integers(0, 10**6))
+def test_hashed_move_codes_match_the_reference(b, seed):
+    n = b.width * b.height
+    keys = np.random.default_rng(seed).integers(1, 2**62, size=n + K.MAX_COLOURS_CODE, dtype=np.int64)
+    mask = (1 << 12) - 1
+    s = scratch(n)
+    cells = K.to_cells(b.grid)
+    k = K._allowed_moves(cells, b.width, b.height, -2, s["label"], s["sizes"], s["reps"], s["stack"],
+                         s["moves"], s["msizes"])
+    out = np.empty(n, np.int64)
+    K._move_codes(cells, n, k, s["moves"], s["label"], keys, mask, np.empty(n, np.int64), out)
+    for m in range(k):
+        move = K.index_to_move(s["moves"][m], b.height)
+        expected = int(keys[n + int(b.grid[move])])
+        for cell in rules.group_at(b, move):
+            expected ^= int(keys[cell_index(cell, b.height)])
+        assert out[m] == expected & mask
+
+
+def test_nrpa_with_hashed_codes_replays_to_its_points():
+    b = random_board(9, 7, 4, seed=2)
+    path = np.zeros(63, np.int32)
+    points, length, playouts = K.nrpa(K.to_cells(b.grid), 9, 7, 2, 20, True, 5, NO_LIMIT, 1000, path, 14)
+    outcome = rules.replay(b, [K.index_to_move(i, 7) for i in path[:length]], penalty=True)
+    assert outcome.score == points and outcome.game_over and playouts == 1000

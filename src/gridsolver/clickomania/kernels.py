@@ -765,8 +765,28 @@ def move_code(cells, move, n):
 
 
 @njit(cache=True)
+def _move_codes(state, n, k, moves, label, keys, mask, group_hash, out):
+    """Policy codes of the ``k`` moves: (colour, canonical cell) when ``keys`` is empty, else the
+    group's own cells and colour hashed (xor of per-cell keys and a colour key) into ``mask + 1`` slots.
+
+    ``label`` must be the group labels of ``state`` (from the last :func:`find_groups`).
+    """
+    if keys.shape[0] == 0:
+        for m in range(k):
+            out[m] = move_code(state, moves[m], n)
+        return
+    for m in range(k):
+        group_hash[label[moves[m]]] = 0
+    for i in range(n):
+        if state[i] != EMPTY:
+            group_hash[label[i]] ^= keys[i]
+    for m in range(k):
+        out[m] = (group_hash[label[moves[m]]] ^ keys[n + state[moves[m]]]) & mask
+
+
+@njit(cache=True)
 def policy_playout(start, width, height, policy, tabu, penalty, seq, state, label, sizes, reps, stack,
-                   moves, msizes, weights):
+                   moves, msizes, weights, keys, mask, group_hash, mcodes):
     """A game from ``start`` choosing each allowed move with probability proportional to
     exp(policy[code]); moves go to ``seq``. Returns (points, length)."""
     n = width * height
@@ -781,9 +801,10 @@ def policy_playout(start, width, height, policy, tabu, penalty, seq, state, labe
         k = _allowed_moves(state, width, height, tabu, label, sizes, reps, stack, moves, msizes)
         if k == 0:
             break
+        _move_codes(state, n, k, moves, label, keys, mask, group_hash, mcodes)
         total = 0.0
         for m in range(k):
-            w = np.exp(policy[move_code(state, moves[m], n)])
+            w = np.exp(policy[mcodes[m]])
             weights[m] = w
             total += w
         r = np.random.random() * total
@@ -803,7 +824,7 @@ def policy_playout(start, width, height, policy, tabu, penalty, seq, state, labe
 
 @njit(cache=True)
 def sequence_codes(start, width, height, seq, length, tabu, state, label, sizes, reps, stack, moves, msizes,
-                   step_start, codes, chosen):
+                   step_start, codes, chosen, keys, mask, group_hash, mcodes):
     """Replay ``seq`` and record, per step, the codes of the allowed moves and of the move played.
 
     Step t's allowed codes are ``codes[step_start[t]:step_start[t + 1]]``. They
@@ -816,10 +837,12 @@ def sequence_codes(start, width, height, seq, length, tabu, state, label, sizes,
     for step in range(length):
         step_start[step] = total
         k = _allowed_moves(state, width, height, tabu, label, sizes, reps, stack, moves, msizes)
+        _move_codes(state, n, k, moves, label, keys, mask, group_hash, mcodes)
         for m in range(k):
-            codes[total] = move_code(state, moves[m], n)
+            codes[total] = mcodes[m]
             total += 1
-        chosen[step] = move_code(state, seq[step], n)
+            if moves[m] == seq[step]:
+                chosen[step] = mcodes[m]
         remove_at(state, width, height, seq[step], stack)
     step_start[length] = total
     return total
@@ -847,7 +870,7 @@ def adapt_codes(policy, step_start, codes, chosen, length, alpha, delta):
 
 @njit(cache=True)
 def adapt_policy(start, width, height, policy, seq, length, tabu, alpha, state, label, sizes, reps, stack,
-                 moves, msizes):
+                 moves, msizes, keys, mask):
     """NRPA's update, in place: raise the code of every move of ``seq`` by ``alpha`` and lower each
     allowed move's code by ``alpha`` times its probability under the old policy."""
     n = width * height
@@ -856,12 +879,13 @@ def adapt_policy(start, width, height, policy, seq, length, tabu, alpha, state, 
     chosen = np.empty(max(1, length), np.int64)
     delta = np.empty(codes.shape[0], np.float64)
     sequence_codes(start, width, height, seq, length, tabu, state, label, sizes, reps, stack, moves, msizes,
-                   step_start, codes, chosen)
+                   step_start, codes, chosen, keys, mask, np.empty(n, np.int64), np.empty(n, np.int64))
     adapt_codes(policy, step_start, codes, chosen, length, alpha, delta)
 
 
 @njit(cache=True)
-def nrpa(start, width, height, level, iterations, penalty, seed, deadline_ns, playout_limit, best_seq):
+def nrpa(start, width, height, level, iterations, penalty, seed, deadline_ns, playout_limit, best_seq,
+         hash_bits=0):
     """Nested rollout policy adaptation (Rosin 2011) from ``start``, restarted until the deadline.
 
     Level 1 plays ``iterations`` policy playouts, adapting its policy towards
@@ -869,12 +893,22 @@ def nrpa(start, width, height, level, iterations, penalty, seed, deadline_ns, pl
     L-1, each from a copy of its policy, and adapts towards the best game they
     return. The recursion is unrolled onto per-level arrays (kernels do not
     recurse). Playouts never take the tabu colour (the most frequent one at the
-    start) while another move exists. Returns (points, length, playouts) of the
-    best game seen; its moves go to ``best_seq``.
+    start) while another move exists. A move's code is (colour, canonical
+    cell), or with ``hash_bits`` > 0 a hash of its colour and all its cells
+    into 2^hash_bits slots. Returns (points, length, playouts) of the best game
+    seen; its moves go to ``best_seq``.
     """
     np.random.seed(seed)
     n = width * height
-    codes = MAX_COLOURS_CODE * n
+    if hash_bits > 0:
+        keys = np.random.randint(1, np.int64(1) << 62, n + MAX_COLOURS_CODE).astype(np.int64)
+        codes = 1 << hash_bits
+    else:
+        keys = np.empty(0, np.int64)
+        codes = MAX_COLOURS_CODE * n
+    mask = codes - 1
+    group_hash = np.empty(n, np.int64)
+    mcodes = np.empty(n, np.int64)
     policies = np.zeros((level + 1, codes), np.float64)
     # the recorded codes of level 1's best game (recorded again whenever it changes) and a spare set
     step_start = np.empty(n + 1, np.int64)
@@ -916,14 +950,16 @@ def nrpa(start, width, height, level, iterations, penalty, seed, deadline_ns, pl
                     out_of_time = True
                     break
                 points, length = policy_playout(start, width, height, pol, tabu, penalty, seq, state,
-                                                label, sizes, reps, stack, moves, msizes, weights)
+                                                label, sizes, reps, stack, moves, msizes, weights, keys, mask,
+                                                group_hash, mcodes)
                 playouts += 1
                 if points >= level_best[1]:
                     level_best[1] = points
                     level_len[1] = length
                     level_seq[1, :length] = seq[:length]
                     sequence_codes(start, width, height, seq, length, tabu, state, label, sizes, reps, stack,
-                                   moves, msizes, step_start, seq_codes, chosen)
+                                   moves, msizes, step_start, seq_codes, chosen, keys, mask, group_hash,
+                                   mcodes)
                     if points > best:
                         best = points
                         best_len = length
@@ -942,7 +978,8 @@ def nrpa(start, width, height, level, iterations, penalty, seed, deadline_ns, pl
                     level_len[parent] = length
                     level_seq[parent, :length] = level_seq[cur, :length]
                 sequence_codes(start, width, height, level_seq[parent], level_len[parent], tabu, state,
-                               label, sizes, reps, stack, moves, msizes, step_start2, seq_codes2, chosen2)
+                               label, sizes, reps, stack, moves, msizes, step_start2, seq_codes2, chosen2,
+                               keys, mask, group_hash, mcodes)
                 adapt_codes(policies[parent], step_start2, seq_codes2, chosen2, level_len[parent], NRPA_ALPHA,
                             delta)
                 level_iter[parent] += 1

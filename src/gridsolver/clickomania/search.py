@@ -20,7 +20,7 @@ Every sequence is replayed under :mod:`.rules` before it is reported.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -153,6 +153,11 @@ class SameGameTask:
     method: str = "nrpa"
 
 
+def _nrpa_bytes(n: int) -> int:
+    """What :func:`kernels.nrpa` allocates on an ``n``-cell board (policies and recorded codes)."""
+    return 8 * ((NRPA_LEVEL + 1) * K.MAX_COLOURS_CODE * n + 3 * (n * n // 8 + n)) + 64 * n
+
+
 def samegame_worker(task: SameGameTask) -> tuple[int, list[Move], int, str]:
     """Run the task's method until its deadline; returns (points, moves, nodes, how it was found)."""
     board = Board(task.grid)
@@ -163,6 +168,8 @@ def samegame_worker(task: SameGameTask) -> tuple[int, list[Move], int, str]:
     path = np.zeros(n, np.int32)
     best_points, best_moves, how = -(1 << 40), [], ""
     nodes = 0
+    if task.method == "nrpa" and task.memory_bytes is not None and _nrpa_bytes(n) > task.memory_bytes:
+        task = replace(task, method="mcbeam")  # NRPA's arrays do not fit: the beam sizes itself to memory
     if task.method in ("mcbeam", "beam"):
         per_state = 2 * n + (n // 2 + 1) * 20 + 8 * (n // 2 + 2)
         cap = 1 << 20 if task.memory_bytes is None else max(1, task.memory_bytes // 2 // per_state)
