@@ -65,7 +65,10 @@ def canonical(mask: int, perms: list[Permutation]) -> int:
     return min(transform(mask, p) for p in perms)
 
 
-def chains(pegs: int, adj: dict[int, list[tuple[int, int]]], reverse: bool) -> Iterator[tuple[int, list[Jump]]]:
+BitJump = tuple[int, int]  # (from bit, to bit)
+
+
+def chains(pegs: int, adj: dict[int, list[BitJump]], reverse: bool) -> Iterator[tuple[int, list[BitJump]]]:
     """Every position one move away, with that move's jumps as bit pairs (from, to).
 
     ``reverse``: one reverse move (a chain of unjumps by one peg); the pairs

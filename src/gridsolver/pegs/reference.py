@@ -72,3 +72,45 @@ def fewest_moves(board: Board, finish_bit: int | None = None) -> int | None:
 
     result = cost(board.pegs, -1)
     return None if result >= infinity else result
+
+
+def one_move(board: Board, pegs: int) -> set[int]:
+    """Every position one move (one or more jumps by the same peg) after ``pegs``."""
+    seen: set[tuple[int, int]] = set()  # (position, bit of the moving peg)
+    todo = [(p, c) for p, _, c in _successors(board.with_pegs(pegs))]
+    while todo:
+        state = todo.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        p, peg = state
+        todo += [(q, c) for q, a, c in _successors(board.with_pegs(p)) if a == peg]
+    return {p for p, _ in seen}
+
+
+def move_distances(board: Board, ends: set[int], reverse: bool = False) -> dict[int, int]:
+    """Fewest moves from ``board.pegs`` to each position (``reverse``: from each position to one of
+    ``ends``, by trying every position of the board: tiny boards only)."""
+    if not reverse:
+        frontier, dist = {board.pegs}, {board.pegs: 0}
+        step = lambda p: one_move(board, p)  # noqa: E731
+    else:
+        before: dict[int, set[int]] = {}
+        holes = [i for i in range(board.bits) if board.holes >> i & 1]
+        for k in range(1 << len(holes)):
+            p = sum(1 << holes[i] for i in range(len(holes)) if k >> i & 1)
+            for q in one_move(board, p):
+                before.setdefault(q, set()).add(p)
+        frontier, dist = set(ends), dict.fromkeys(ends, 0)
+        step = lambda q: before.get(q, set())  # noqa: E731
+    level = 0
+    while frontier:
+        level += 1
+        nxt = set()
+        for p in frontier:
+            for q in step(p):
+                if q not in dist:
+                    dist[q] = level
+                    nxt.add(q)
+        frontier = nxt
+    return dist

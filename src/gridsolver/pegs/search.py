@@ -443,8 +443,6 @@ def must_move_holes(board: Board) -> int:
 
 
 def _solve_moves(board: Board, finish: Cell | None, budget: Budget):
-    from gridsolver.pegs import kernels
-
     if finish is not None:
         classes = PositionClasses(board)
         if not classes.same_class(board.pegs, 1 << board.index(finish)):
@@ -452,6 +450,13 @@ def _solve_moves(board: Board, finish: Cell | None, budget: Budget):
                     {})
     if moves_module.fits(board):
         return _solve_moves_meet(board, finish, budget)
+    return _solve_moves_deepening(board, finish, budget)
+
+
+def _solve_moves_deepening(board: Board, finish: Cell | None, budget: Budget):
+    """Fewest moves by iterative deepening on the move count (any board size; weaker than meeting)."""
+    from gridsolver.pegs import kernels
+
     layout = Layout.of(board)
     must = must_move_holes(board)
     target = -1 if finish is None else board.index(finish)

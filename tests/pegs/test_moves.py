@@ -1,0 +1,141 @@
+"""Fewest moves: the meet-in-the-middle kernels against the plain-Python references."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gridsolver.core.boards import split_boards
+from gridsolver.core.budget import Budget
+from gridsolver.pegs import meet, moves, reference, rules, search
+from gridsolver.pegs.rules import bit_indices
+from tests.pegs.test_kernels import SETTINGS, boards
+
+
+def named(name: str) -> rules.Board:
+    return rules.parse(split_boards(rules.named(name), name, "#")[0])
+
+
+def kernel_distances(board: rules.Board, starts: list[int], perms, reverse: bool) -> dict[int, int]:
+    """Run ``meet.expand`` layer by layer until a layer is empty; canonical position -> moves."""
+    side = moves.Side(1 << 16)  # room for every position of a 12-hole board
+    other = moves.Side(1 << 4)
+    images = moves.byte_images(perms)
+    start, over, to = moves.adjacency(board)
+    count = 0
+    for p in starts:
+        canon = np.uint64(moves.canonical(p, perms))
+        count = meet.add_start(side.keys, side.levels, side.order, count, canon)
+    side.bounds.append(count)
+    stats = np.zeros(4, dtype=np.int64)
+    meeting = np.zeros(1, dtype=np.uint64)
+    while side.layer_size():
+        code = meet.expand(side.order, side.bounds[-2], side.bounds[-1], start, over, to, images, reverse,
+                           side.keys, side.levels, side.depth + 1, other.keys, other.levels, 1 << 40,
+                           2**62, stats, meeting)
+        assert code == meet.EXHAUSTED
+        side.bounds.append(int(stats[3]))
+    return {int(k): int(v) for k, v in zip(side.keys, side.levels, strict=True) if k}
+
+
+def canonical_distances(dist: dict[int, int], perms) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for p, d in dist.items():
+        c = moves.canonical(p, perms)
+        assert out.get(c, d) == d  # symmetric positions are the same number of moves away
+        out[c] = d
+    return out
+
+
+@SETTINGS
+@given(boards(max_cells=12))
+def test_forward_layers_match_reference(board):
+    perms = moves.group(board, None)
+    expected = canonical_distances(reference.move_distances(board, set()), perms)
+    assert kernel_distances(board, [board.pegs], perms, reverse=False) == expected
+
+
+@SETTINGS
+@given(boards(max_cells=10), st.data())
+def test_backward_layers_match_reference(board, data):
+    finish = data.draw(st.sampled_from(board.hole_cells()))
+    perms = moves.group(board, finish)
+    end = 1 << board.index(finish)
+    expected = canonical_distances(reference.move_distances(board, {end}, reverse=True), perms)
+    assert kernel_distances(board, [end], perms, reverse=True) == expected
+
+
+@SETTINGS
+@given(boards(max_cells=16))
+def test_chains_are_single_moves_both_ways(board):
+    adj: dict[int, list[tuple[int, int]]] = {}
+    for a, b, c in rules.triples(board):
+        adj.setdefault(a, []).append((b, c))
+    ahead = set()
+    for child, pairs in moves.chains(board.pegs, adj, reverse=False):
+        jumps = [(board.cell(a), board.cell(c)) for a, c in pairs]
+        assert rules.replay(board, jumps).pegs == child and rules.count_moves(jumps) == 1
+        ahead.add(child)
+    assert ahead == reference.one_move(board, board.pegs)
+    for before, pairs in moves.chains(board.pegs, adj, reverse=True):
+        jumps = [(board.cell(a), board.cell(c)) for a, c in pairs]
+        assert rules.replay(board.with_pegs(before), jumps).pegs == board.pegs
+        assert rules.count_moves(jumps) == 1
+
+
+@SETTINGS
+@given(boards(max_cells=12), st.booleans(), st.data())
+def test_deepening_matches_reference(board, with_finish, data):
+    """The iterative-deepening kernel (used for boards over 64 bits) still agrees with the reference."""
+    finish = data.draw(st.sampled_from(board.hole_cells())) if with_finish else None
+    if board.peg_count < 2:
+        return
+    status, jumps, _, _, _, _ = search._solve_moves_deepening(board, finish, Budget(time_s=30, memory_mb=64))
+    expected = reference.fewest_moves(board, None if finish is None else board.index(finish))
+    if expected is None:
+        assert status == "impossible"
+    else:
+        assert status == "optimal" and rules.count_moves(jumps) == expected
+
+
+def test_symmetry_group_fixes_start_and_finish():
+    board = named("english")
+    perms = moves.group(board, (3, 3))
+    assert len(perms) == 8
+    off_centre = board.with_pegs(board.holes & ~(1 << board.index((2, 3))))
+    assert len(moves.group(off_centre, (2, 3))) == 2  # the mirror through column 3, and the identity
+
+
+def test_english_central_game_takes_18_moves_proved():
+    result = search.solve(named("english"), objective="moves", finish=(3, 3),
+                          budget=Budget(time_s=300, memory_mb=2048))
+    assert result.status == "optimal" and result.verified and result.score == 18
+    assert rules.count_moves([rules.parse_jump(s) for s in result.solution]) == 18
+    assert "17 moves or fewer" in result.proof
+    assert result.details["moves_proved_insufficient"] == 17
+
+
+def test_budgets_stop_the_search_with_an_honest_bound():
+    board = named("english")
+    result = search.solve(board, objective="moves", finish=(3, 3), budget=Budget(time_s=0.5))
+    assert result.status == "no-solution-found" and result.stats.stopped_by == "time"
+    proved = result.details["moves_proved_insufficient"]
+    assert 0 < proved < 18 and f"no solution in {proved} moves" in result.proof
+    small = search.solve(board, objective="moves", finish=(3, 3), budget=Budget(time_s=120, memory_mb=40))
+    assert small.status == "no-solution-found" and small.stats.stopped_by == "memory"
+    assert small.details["moves_proved_insufficient"] < 18
+
+
+@pytest.mark.parametrize("name, finish, expected", [("triangle", None, 10)])
+def test_small_named_boards(name, finish, expected):
+    result = search.solve(named(name), objective="moves", finish=finish, budget=Budget(time_s=60))
+    assert result.status == "optimal" and result.verified and result.score == expected
+
+
+def test_ends_are_every_hole_without_a_finish():
+    board = named("triangle")
+    search_ = moves.MeetSearch(board, None, Budget(time_s=60, memory_mb=64))
+    code, found, meeting = search_.run()
+    assert code == meet.FOUND and found == 10
+    singles = {moves.canonical(1 << i, search_.perms) for i in bit_indices(board.holes)}
+    assert search_.backward.bounds[1] == len(singles)
