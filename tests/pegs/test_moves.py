@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 from gridsolver.core.boards import split_boards
 from gridsolver.core.budget import Budget
 from gridsolver.pegs import meet, moves, reference, rules, search
-from gridsolver.pegs.rules import bit_indices
 from tests.pegs.test_kernels import SETTINGS, boards
 
 
@@ -16,15 +15,17 @@ def named(name: str) -> rules.Board:
     return rules.parse(split_boards(rules.named(name), name, "#")[0])
 
 
-def kernel_distances(board: rules.Board, starts: list[int], perms, reverse: bool) -> dict[int, int]:
-    """Run ``meet.expand`` layer by layer until a layer is empty; canonical position -> moves."""
+def kernel_distances(board: rules.Board, starts: list[int], finish, reverse: bool) -> dict[int, int]:
+    """Run ``meet.expand`` layer by layer until a layer is empty; canonical dense position -> moves."""
+    dense = moves.Dense(board)
+    perms = dense.group(finish)
     side = moves.Side(1 << 16)  # room for every position of a 12-hole board
     other = moves.Side(1 << 4)
     images = moves.byte_images(perms)
-    start, over, to = moves.adjacency(board)
+    start, over, to = moves.adjacency(dense)
     count = 0
     for p in starts:
-        canon = np.uint64(moves.canonical(p, perms))
+        canon = np.uint64(moves.canonical(dense.mask(p), perms))
         count = meet.add_start(side.keys, side.levels, side.order, count, canon)
     side.bounds.append(count)
     stats = np.zeros(4, dtype=np.int64)
@@ -38,10 +39,12 @@ def kernel_distances(board: rules.Board, starts: list[int], perms, reverse: bool
     return {int(k): int(v) for k, v in zip(side.keys, side.levels, strict=True) if k}
 
 
-def canonical_distances(dist: dict[int, int], perms) -> dict[int, int]:
+def canonical_distances(board: rules.Board, dist: dict[int, int], finish) -> dict[int, int]:
+    dense = moves.Dense(board)
+    perms = dense.group(finish)
     out: dict[int, int] = {}
     for p, d in dist.items():
-        c = moves.canonical(p, perms)
+        c = moves.canonical(dense.mask(p), perms)
         assert out.get(c, d) == d  # symmetric positions are the same number of moves away
         out[c] = d
     return out
@@ -50,36 +53,39 @@ def canonical_distances(dist: dict[int, int], perms) -> dict[int, int]:
 @SETTINGS
 @given(boards(max_cells=12))
 def test_forward_layers_match_reference(board):
-    perms = moves.group(board, None)
-    expected = canonical_distances(reference.move_distances(board, set()), perms)
-    assert kernel_distances(board, [board.pegs], perms, reverse=False) == expected
+    expected = canonical_distances(board, reference.move_distances(board, set()), None)
+    assert kernel_distances(board, [board.pegs], None, reverse=False) == expected
 
 
 @SETTINGS
 @given(boards(max_cells=10), st.data())
 def test_backward_layers_match_reference(board, data):
     finish = data.draw(st.sampled_from(board.hole_cells()))
-    perms = moves.group(board, finish)
     end = 1 << board.index(finish)
-    expected = canonical_distances(reference.move_distances(board, {end}, reverse=True), perms)
-    assert kernel_distances(board, [end], perms, reverse=True) == expected
+    expected = canonical_distances(board, reference.move_distances(board, {end}, reverse=True), finish)
+    assert kernel_distances(board, [end], finish, reverse=True) == expected
 
 
 @SETTINGS
 @given(boards(max_cells=16))
 def test_chains_are_single_moves_both_ways(board):
+    dense = moves.Dense(board)
     adj: dict[int, list[tuple[int, int]]] = {}
-    for a, b, c in rules.triples(board):
+    for a, b, c in dense.triples():
         adj.setdefault(a, []).append((b, c))
+    here = dense.mask(board.pegs)
     ahead = set()
-    for child, pairs in moves.chains(board.pegs, adj, reverse=False):
-        jumps = [(board.cell(a), board.cell(c)) for a, c in pairs]
-        assert rules.replay(board, jumps).pegs == child and rules.count_moves(jumps) == 1
-        ahead.add(child)
+    for child, pairs in moves.chains(here, adj, reverse=False):
+        jumps = [(dense.cell(a), dense.cell(c)) for a, c in pairs]
+        after = rules.replay(board, jumps).pegs
+        assert dense.mask(after) == child and rules.count_moves(jumps) == 1
+        ahead.add(after)
     assert ahead == reference.one_move(board, board.pegs)
-    for before, pairs in moves.chains(board.pegs, adj, reverse=True):
-        jumps = [(board.cell(a), board.cell(c)) for a, c in pairs]
-        assert rules.replay(board.with_pegs(before), jumps).pegs == board.pegs
+    board_of = {dense.mask(1 << bit): bit for bit in dense.bits}
+    for before, pairs in moves.chains(here, adj, reverse=True):
+        jumps = [(dense.cell(a), dense.cell(c)) for a, c in pairs]
+        start = board.with_pegs(sum(1 << board_of[1 << k] for k in range(len(dense.bits)) if before >> k & 1))
+        assert rules.replay(start, jumps).pegs == board.pegs
         assert rules.count_moves(jumps) == 1
 
 
@@ -100,10 +106,10 @@ def test_deepening_matches_reference(board, with_finish, data):
 
 def test_symmetry_group_fixes_start_and_finish():
     board = named("english")
-    perms = moves.group(board, (3, 3))
-    assert len(perms) == 8
+    perms = moves.Dense(board).group((3, 3))
+    assert len(perms) == 8 and perms[0] == tuple(range(33))
     off_centre = board.with_pegs(board.holes & ~(1 << board.index((2, 3))))
-    assert len(moves.group(off_centre, (2, 3))) == 2  # the mirror through column 3, and the identity
+    assert len(moves.Dense(off_centre).group((2, 3))) == 2  # the mirror through column 3, and the identity
 
 
 def test_english_central_game_takes_18_moves_proved():
@@ -137,5 +143,13 @@ def test_ends_are_every_hole_without_a_finish():
     search_ = moves.MeetSearch(board, None, Budget(time_s=60, memory_mb=64))
     code, found, meeting = search_.run()
     assert code == meet.FOUND and found == 10
-    singles = {moves.canonical(1 << i, search_.perms) for i in bit_indices(board.holes)}
+    singles = {moves.canonical(1 << k, search_.perms) for k in range(board.hole_count)}
     assert search_.backward.bounds[1] == len(singles)
+
+
+def test_dense_numbering_takes_boards_over_64_bits():
+    board = named("diamond")  # 41 holes, 90 bits in the board numbering
+    assert board.bits > 64 and moves.fits(board)
+    result = search.solve(board, objective="moves", budget=Budget(time_s=2))
+    assert result.details["method"] == "meet in the middle"
+    assert result.status == "no-solution-found" and result.details["moves_proved_insufficient"] >= 5

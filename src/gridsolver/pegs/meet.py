@@ -1,4 +1,5 @@
-"""numba kernels for fewest moves by meeting in the middle (boards of at most 64 bits).
+"""numba kernels for fewest moves by meeting in the middle (boards of at most 64 holes,
+numbered densely: see :class:`gridsolver.pegs.moves.Dense`).
 
 A *move* is a run of jumps by one peg. Breadth-first search by moves from
 both ends: forward from the start (a move = a chain of jumps by one peg,

@@ -21,14 +21,46 @@ BYTES_PER_SLOT = 8 + 1 + 8  # key, level, and (at most) one entry of the layer o
 
 
 def fits(board: Board) -> bool:
-    """True when positions fit one 64-bit word (the meet-in-the-middle kernels need that)."""
-    return board.bits <= 64
+    """True when the holes can be numbered within one 64-bit word (the kernels need that)."""
+    return board.hole_count <= 64
 
 
-def adjacency(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Jumps grouped by from-bit: ``start[a]:start[a+1]`` index ``over`` and ``to``."""
+class Dense:
+    """The holes numbered 0, 1, ... row by row, so a board of up to 64 holes fits one word.
+
+    The kernels and the game rebuilding work in this numbering; ``mask`` and
+    ``cell`` translate to and from the board's own.
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.bits = list(bit_indices(board.holes))
+        self.number = {bit: k for k, bit in enumerate(self.bits)}
+
+    def mask(self, board_mask: int) -> int:
+        """A board bit mask in the dense numbering."""
+        return sum(1 << self.number[i] for i in bit_indices(board_mask))
+
+    def cell(self, k: int) -> Cell:
+        return self.board.cell(self.bits[k])
+
+    def triples(self) -> list[tuple[int, int, int]]:
+        return [(self.number[a], self.number[b], self.number[c]) for a, b, c in triples(self.board)]
+
+    def group(self, finish: Cell | None) -> list[Permutation]:
+        """Symmetries fixing the start position and the finish hole (the identity first)."""
+        board = self.board
+        perms = [p for p in symmetries(board) if transform(board.pegs, p) == board.pegs]
+        if finish is not None:
+            i = board.index(finish)
+            perms = [p for p in perms if p[i] == i]
+        return [tuple(self.number[p[bit]] for bit in self.bits) for p in perms]
+
+
+def adjacency(dense: Dense) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Jumps grouped by from-hole: ``start[a]:start[a+1]`` index ``over`` and ``to``."""
     by_from: list[list[tuple[int, int]]] = [[] for _ in range(64)]
-    for a, b, c in triples(board):
+    for a, b, c in dense.triples():
         by_from[a].append((b, c))
     start = np.zeros(65, dtype=np.int64)
     over, to = [], []
@@ -40,20 +72,11 @@ def adjacency(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return start, np.array(over, dtype=np.int64), np.array(to, dtype=np.int64)
 
 
-def group(board: Board, finish: Cell | None) -> list[Permutation]:
-    """Symmetries fixing the start position and the finish hole (the identity first)."""
-    perms = [p for p in symmetries(board) if transform(board.pegs, p) == board.pegs]
-    if finish is not None:
-        i = board.index(finish)
-        perms = [p for p in perms if p[i] == i]
-    return perms
-
-
 def byte_images(perms: list[Permutation]) -> np.ndarray:
     """``out[s, k, v]``: the image under ``perms[s]`` of byte value ``v`` placed at byte ``k``."""
     out = np.zeros((len(perms), 8, 256), dtype=np.uint64)
     for s, perm in enumerate(perms):
-        full = list(perm) + list(range(len(perm), 64))
+        full = list(perm) + list(range(len(perm), 64))  # holes past the last are never set
         for k in range(8):
             for v in range(256):
                 out[s, k, v] = sum(1 << full[8 * k + i] for i in range(8) if v >> i & 1)
@@ -122,11 +145,12 @@ class MeetSearch:
         self.board = board
         self.finish = finish
         self.budget = budget
-        self.perms = group(board, finish)
+        self.dense = Dense(board)
+        self.perms = self.dense.group(finish)
         self.images = byte_images(self.perms)
-        self.adj_arrays = adjacency(board)
+        self.adj_arrays = adjacency(self.dense)
         self.adj: dict[int, list[tuple[int, int]]] = {}
-        for a, b, c in triples(board):
+        for a, b, c in self.dense.triples():
             self.adj.setdefault(a, []).append((b, c))
         slots = budget.table_slots(BYTES_PER_SLOT, share=0.4, maximum=1 << 31)
         self.forward = Side(slots)
@@ -138,10 +162,12 @@ class MeetSearch:
         from gridsolver.pegs import meet
 
         f, b = self.forward, self.backward
-        start = canonical(self.board.pegs, self.perms)
+        self.start = self.dense.mask(self.board.pegs)
+        start = canonical(self.start, self.perms)
         f.bounds.append(meet.add_start(f.keys, f.levels, f.order, 0, np.uint64(start)))
-        ends = [1 << self.board.index(self.finish)] if self.finish else [1 << i for i in
-                                                                      bit_indices(self.board.holes)]
+        holes = len(self.dense.bits)
+        ends = [1 << self.dense.number[self.board.index(self.finish)]] if self.finish else [
+            1 << k for k in range(holes)]
         count = 0
         for end in ends:
             count = meet.add_start(b.keys, b.levels, b.order, count, np.uint64(canonical(end, self.perms)))
@@ -174,19 +200,18 @@ class MeetSearch:
 
     def path(self, meeting: int) -> list[Jump]:
         """A game through ``meeting`` with as many moves as its two levels add up to."""
-        board = self.board
         jumps: list[tuple[int, int]] = []
         here = meeting
         for level in range(self.forward.level(meeting), 0, -1):
             here, move = self._step(here, self.forward, level - 1, reverse=True)
             jumps[:0] = move
         # the forward half starts at an image of the start under a symmetry fixing the start: itself
-        assert here == board.pegs
+        assert here == self.start
         here = meeting
         for level in range(self.backward.level(meeting), 0, -1):
             here, move = self._step(here, self.backward, level - 1, reverse=False)
             jumps += move
-        return [(board.cell(a), board.cell(c)) for a, c in jumps]
+        return [(self.dense.cell(a), self.dense.cell(c)) for a, c in jumps]
 
     def _step(self, here: int, side: Side, level: int, reverse: bool) -> tuple[int, list]:
         for child, move in chains(here, self.adj, reverse):

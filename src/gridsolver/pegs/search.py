@@ -10,8 +10,9 @@ Objectives (see ``docs/pegs.md``):
 - ``finish``: one peg left in a given hole. Position classes first, then a
   depth-first search with a table of dead positions under the symmetries
   that fix the finish hole; an exhausted search proves impossibility.
-- ``moves``: fewest moves (runs of jumps by one peg) to one peg, by
-  iterative deepening on the move count.
+- ``moves``: fewest moves (runs of jumps by one peg) to one peg: breadth-first
+  search by moves from both ends until they meet (boards of up to 64 holes,
+  :mod:`gridsolver.pegs.moves`), else iterative deepening on the move count.
 
 Every solution is replayed with :func:`gridsolver.pegs.rules.replay` before
 it is reported; ``verified`` is True only if the replay reaches the claimed
@@ -489,7 +490,7 @@ def _solve_moves_deepening(board: Board, finish: Cell | None, budget: Budget):
 
 
 def _solve_moves_meet(board: Board, finish: Cell | None, budget: Budget):
-    """Fewest moves by breadth-first search from both ends (boards of at most 64 bits)."""
+    """Fewest moves by breadth-first search from both ends (boards of at most 64 holes)."""
     from gridsolver.pegs import meet
 
     search = moves_module.MeetSearch(board, finish, budget)
