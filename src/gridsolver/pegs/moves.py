@@ -152,7 +152,8 @@ class MeetSearch:
         self.adj: dict[int, list[tuple[int, int]]] = {}
         for a, b, c in self.dense.triples():
             self.adj.setdefault(a, []).append((b, c))
-        slots = budget.table_slots(BYTES_PER_SLOT, share=0.4, maximum=1 << 31)
+        # a side never holds more than the 2^holes positions: small boards get small tables
+        slots = budget.table_slots(BYTES_PER_SLOT, share=0.4, maximum=1 << min(31, board.hole_count + 1))
         self.forward = Side(slots)
         self.backward = Side(slots)
         self.nodes = 0
