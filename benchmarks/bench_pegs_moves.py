@@ -31,8 +31,8 @@ def row(table: Table, what: str, board: rules.Board, finish: rules.Cell | None, 
 def run(quick: bool) -> list[Table]:
     english = named("english")
     table = Table("Fewest moves (meet in the middle)",
-                  ["problem", "status", "moves", "moves proved too few", "verified", "time (s)", "jumps tried",
-                   "peak memory (MB)", "goal"])
+                  ["problem", "status", "moves", "moves proved too few", "verified", "time (s)",
+                   "jumps tried", "peak memory (MB)", "goal"])
     search.solve(named("triangle"), objective="moves")  # load the compiled kernels
     row(table, "English central game: vacancy and finish (3,3)", english, (3, 3),
         "18 moves, proved minimal")
