@@ -168,3 +168,20 @@ def test_nrpa_with_hashed_codes_replays_to_its_points():
     points, length, playouts = K.nrpa(K.to_cells(b.grid), 9, 7, 2, 20, True, 5, NO_LIMIT, 1000, path, 14)
     outcome = rules.replay(b, [K.index_to_move(i, 7) for i in path[:length]], penalty=True)
     assert outcome.score == points and outcome.game_over and playouts == 1000
+
+
+def test_huge_policy_weights_do_not_overflow():
+    # weights far beyond exp's range still give a proper distribution (and a finite adapted policy)
+    b = rules.from_text("1122\n1122\n3344")
+    n = b.width * b.height
+    first = rules.canonical(rules.group_at(b, (0, 2)))
+    policy = np.full(K.MAX_COLOURS_CODE * n, 900.0)
+    policy[int(b.grid[first]) * n + cell_index(first, b.height)] = 920.0
+    assert [kernel_playout(b, policy, 9, seed)[1][0] for seed in range(10)] == [first] * 10
+    s = scratch(n)
+    _, moves = kernel_playout(b, policy, 9, 0)
+    seq = np.array([cell_index(m, b.height) for m in moves], np.int32)
+    K.adapt_policy(K.to_cells(b.grid), b.width, b.height, policy, seq, len(moves), 9, 1.0, s["state"],
+                   s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"],
+                   np.empty(0, np.int64), 0)
+    assert np.isfinite(policy).all()

@@ -802,9 +802,12 @@ def policy_playout(start, width, height, policy, tabu, penalty, seq, state, labe
         if k == 0:
             break
         _move_codes(state, n, k, moves, label, keys, mask, group_hash, mcodes)
+        top = policy[mcodes[0]]
+        for m in range(1, k):
+            top = max(top, policy[mcodes[m]])
         total = 0.0
         for m in range(k):
-            w = np.exp(policy[mcodes[m]])
+            w = np.exp(policy[mcodes[m]] - top)  # shifted by the largest weight: exp never overflows
             weights[m] = w
             total += w
         r = np.random.random() * total
@@ -855,9 +858,12 @@ def adapt_codes(policy, step_start, codes, chosen, length, alpha, delta):
     for step in range(length):
         lo = step_start[step]
         hi = step_start[step + 1]
+        top = policy[codes[lo]] if hi > lo else 0.0
+        for j in range(lo, hi):
+            top = max(top, policy[codes[j]])
         z = 0.0
         for j in range(lo, hi):
-            w = np.exp(policy[codes[j]])
+            w = np.exp(policy[codes[j]] - top)
             delta[j] = w
             z += w
         for j in range(lo, hi):
