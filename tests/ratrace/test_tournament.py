@@ -2,7 +2,6 @@
 
 import json
 
-import pytest
 from click.testing import CliRunner
 
 from gridsolver.cli import cli
@@ -24,7 +23,6 @@ def test_workers_do_not_change_the_results():
     assert sorted(points(two.output)[0]) == sorted(points(two.output)[1])
 
 
-@pytest.mark.slow
 def test_a_dask_cluster_plays_the_same_tournament():
     from dask.distributed import LocalCluster
 
