@@ -9,3 +9,12 @@ def fail_on_three(x: int) -> int:
     if x == 3:
         raise ValueError("three")
     return x
+
+
+def slow_pid(_: int) -> int:
+    """The worker's process id, after a pause long enough that every worker gets an item."""
+    import os
+    import time
+
+    time.sleep(0.3)
+    return os.getpid()

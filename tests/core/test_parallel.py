@@ -2,7 +2,7 @@ import pytest
 
 from gridsolver.core.errors import InputError
 from gridsolver.core.parallel import parallel_map
-from tests.core.jobs import fail_on_three, square
+from tests.core.jobs import fail_on_three, slow_pid, square
 
 
 def test_serial_map_keeps_order_and_reports_results():
@@ -19,6 +19,18 @@ def test_local_processes_keep_order():
 def test_worker_errors_propagate():
     with pytest.raises(ValueError, match="three"):
         parallel_map(fail_on_three, [1, 2, 3, 4], workers=2)
+
+
+def test_local_workers_are_reused_by_later_maps():
+    first = set(parallel_map(slow_pid, range(4), workers=2))
+    second = set(parallel_map(slow_pid, range(4), workers=2))
+    assert len(first) == 2 and second == first
+
+
+def test_a_failed_map_does_not_break_the_next():
+    with pytest.raises(ValueError, match="three"):
+        parallel_map(fail_on_three, [3, 3], workers=2)
+    assert parallel_map(square, [5, 6], workers=2) == [25, 36]
 
 
 def test_bad_worker_count():

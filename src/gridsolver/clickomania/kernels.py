@@ -53,16 +53,27 @@ def zobrist_table(cells: int, seed: int = 20240521) -> np.ndarray:
 # -- basic operations ---------------------------------------------------------------------------
 @njit(cache=True)
 def find_groups(cells, width, height, label, sizes, reps, stack):
-    """Label every group; returns the group count. ``reps[g]`` is group g's canonical cell."""
-    n = width * height
-    for i in range(n):
-        label[i] = -1
-    count = 0
+    """Label every group; returns the group count. ``reps[g]`` is group g's canonical cell.
+
+    Only occupied cells get a label (an empty cell's label is stale: callers
+    never read it). Most groups are single cells, so those are settled by
+    looking at the four neighbours before starting a flood fill.
+    """
     for c in range(width):
-        if cells[c * height] == EMPTY:
+        base = c * height
+        if cells[base] == EMPTY:
             break
         for h in range(height):
-            i = c * height + h
+            if cells[base + h] == EMPTY:
+                break
+            label[base + h] = -1
+    count = 0
+    for c in range(width):
+        base = c * height
+        if cells[base] == EMPTY:
+            break
+        for h in range(height):
+            i = base + h
             colour = cells[i]
             if colour == EMPTY:
                 break
@@ -70,7 +81,13 @@ def find_groups(cells, width, height, label, sizes, reps, stack):
                 continue
             label[i] = count
             reps[count] = i
-            top = 0
+            if ((h + 1 == height or cells[i + 1] != colour)
+                    and (c + 1 == width or cells[i + height] != colour)
+                    and (h == 0 or cells[i - 1] != colour)
+                    and (c == 0 or cells[i - height] != colour)):
+                sizes[count] = 1
+                count += 1
+                continue
             stack[0] = i
             top = 1
             size = 0
@@ -80,19 +97,19 @@ def find_groups(cells, width, height, label, sizes, reps, stack):
                 size += 1
                 jc = j // height
                 jh = j - jc * height
-                if jh > 0 and label[j - 1] < 0 and cells[j - 1] == colour:
+                if jh > 0 and cells[j - 1] == colour and label[j - 1] < 0:
                     label[j - 1] = count
                     stack[top] = j - 1
                     top += 1
-                if jh + 1 < height and label[j + 1] < 0 and cells[j + 1] == colour:
+                if jh + 1 < height and cells[j + 1] == colour and label[j + 1] < 0:
                     label[j + 1] = count
                     stack[top] = j + 1
                     top += 1
-                if jc > 0 and label[j - height] < 0 and cells[j - height] == colour:
+                if jc > 0 and cells[j - height] == colour and label[j - height] < 0:
                     label[j - height] = count
                     stack[top] = j - height
                     top += 1
-                if jc + 1 < width and label[j + height] < 0 and cells[j + height] == colour:
+                if jc + 1 < width and cells[j + height] == colour and label[j + height] < 0:
                     label[j + height] = count
                     stack[top] = j + height
                     top += 1
@@ -102,29 +119,12 @@ def find_groups(cells, width, height, label, sizes, reps, stack):
 
 
 @njit(cache=True)
-def settle(cells, width, height):
-    """Pack every column down and every non-empty column left, in place."""
-    target = 0
-    for c in range(width):
-        write = 0
-        base = c * height
-        dst = target * height
-        for h in range(height):
-            v = cells[base + h]
-            if v != EMPTY:
-                cells[dst + write] = v
-                write += 1
-        if write > 0:
-            for h in range(write, height):
-                cells[dst + h] = EMPTY
-            target += 1
-    for i in range(target * height, width * height):
-        cells[i] = EMPTY
-
-
-@njit(cache=True)
 def remove_at(cells, width, height, start, stack):
-    """Remove the group containing ``start`` and settle, in place; returns the cells removed."""
+    """Remove the group containing ``start`` and settle, in place; returns the cells removed.
+
+    Only the columns the group touched can fall, and only the columns from the
+    first of them on can move left, so settling is limited to those.
+    """
     colour = cells[start]
     if colour == EMPTY:
         return 0
@@ -132,12 +132,16 @@ def remove_at(cells, width, height, start, stack):
     stack[0] = start
     top = 1
     removed = 0
+    first = width
+    last = -1
     while top > 0:
         top -= 1
         j = stack[top]
         removed += 1
         jc = j // height
         jh = j - jc * height
+        first = min(first, jc)
+        last = max(last, jc)
         if jh > 0 and cells[j - 1] == colour:
             cells[j - 1] = EMPTY
             stack[top] = j - 1
@@ -154,7 +158,30 @@ def remove_at(cells, width, height, start, stack):
             cells[j + height] = EMPTY
             stack[top] = j + height
             top += 1
-    settle(cells, width, height)
+    emptied = False
+    for c in range(first, last + 1):  # gravity
+        base = c * height
+        write = 0
+        for h in range(height):
+            v = cells[base + h]
+            if v != EMPTY:
+                cells[base + write] = v
+                write += 1
+        for h in range(write, height):
+            cells[base + h] = EMPTY
+        emptied = emptied or write == 0
+    if emptied:  # close the empty columns to the left
+        target = first
+        c = first
+        while c < width and (c <= last or cells[c * height] != EMPTY):
+            if cells[c * height] != EMPTY:
+                if target != c:
+                    for h in range(height):
+                        cells[target * height + h] = cells[c * height + h]
+                target += 1
+            c += 1
+        for i in range(target * height, c * height):
+            cells[i] = EMPTY
     return removed
 
 
@@ -891,7 +918,7 @@ def adapt_policy(start, width, height, policy, seq, length, tabu, alpha, state, 
 
 @njit(cache=True)
 def nrpa(start, width, height, level, iterations, penalty, seed, deadline_ns, playout_limit, best_seq,
-         hash_bits=0):
+         hash_bits=0, tabu=-1):
     """Nested rollout policy adaptation (Rosin 2011) from ``start``, restarted until the deadline.
 
     Level 1 plays ``iterations`` policy playouts, adapting its policy towards
@@ -938,7 +965,8 @@ def nrpa(start, width, height, level, iterations, penalty, seed, deadline_ns, pl
     state = np.empty(n, np.int8)
     seq = np.empty(n, np.int32)
     counts = np.zeros(MAX_COLOURS_CODE, np.int64)
-    tabu = most_frequent_colour(start, counts)
+    if tabu < 0:
+        tabu = most_frequent_colour(start, counts)
     best = -(np.int64(1) << 40)
     best_len = 0
     playouts = 0
@@ -1008,3 +1036,133 @@ def _descend(cur, policies, level_best, level_iter):
         level_iter[child] = 0
         cur = child
     return cur
+
+
+# -- exact SameGame endgames ------------------------------------------------------------------------
+NO_VALUE = -(1 << 40)
+
+
+@njit(cache=True)
+def memo_slot(keys, key):
+    """Where ``key`` is in an open-addressing table: its slot, or ``-(free slot) - 1`` when absent,
+    or ``-(table size) - 1`` when its neighbourhood is full."""
+    mask = keys.shape[0] - 1
+    slot = key & mask
+    for _ in range(64):
+        k = keys[slot]
+        if k == key:
+            return slot
+        if k == 0:
+            return -slot - 1
+        slot = (slot + 1) & mask
+    return -keys.shape[0] - 1
+
+
+@njit(cache=True)
+def endgame_value(start, width, height, zob, keys, values, best_moves, penalty, node_limit, deadline_ns):
+    """The most points still to come from ``start`` (end bonus included): a memoised exhaustive search.
+
+    A position's value does not depend on how it was reached, so ``keys`` /
+    ``values`` / ``best_moves`` (one table, zeroed keys to start) serve every
+    call on the same board, and each call reuses what earlier calls proved.
+    Only fully searched positions are stored. Returns (value, nodes, complete);
+    when the node limit, the deadline or a full table stops it, complete is 0
+    and the value is :data:`NO_VALUE`.
+    """
+    n = width * height
+    occupied = 0
+    for i in range(n):
+        if start[i] != EMPTY:
+            occupied += 1
+    max_depth = occupied // 2 + 2
+    states = np.empty((max_depth, n), np.int8)
+    moves = np.empty((max_depth, occupied // 2 + 1), np.int32)
+    nmoves = np.zeros(max_depth, np.int64)
+    nexti = np.zeros(max_depth, np.int64)
+    best = np.zeros(max_depth, np.int64)
+    bestm = np.zeros(max_depth, np.int32)
+    gain = np.zeros(max_depth, np.int64)  # points of the move that led to each depth
+    hashes = np.zeros(max_depth, np.int64)
+    left = np.zeros(max_depth, np.int64)
+    label = np.empty(n, np.int32)
+    sizes = np.empty(n, np.int32)
+    reps = np.empty(n, np.int32)
+    stack = np.empty(n, np.int32)
+    msizes = np.empty(n, np.int32)
+    child = np.empty(n, np.int8)
+    slot = memo_slot(keys, position_hash(start, zob))
+    if slot >= 0:
+        return values[slot], 0, 1
+    nodes = 0
+    states[0, :] = start
+    hashes[0] = position_hash(start, zob)
+    left[0] = occupied
+    d = 0
+    enter = True
+    while True:
+        if enter:
+            enter = False
+            nodes += 1
+            if nodes >= node_limit or (nodes % CHECK_EVERY == 0 and monotonic_ns() >= deadline_ns):
+                return NO_VALUE, nodes, 0
+            k = _legal(states[d], width, height, label, sizes, reps, stack, moves[d], msizes)
+            nmoves[d] = k
+            nexti[d] = 0
+            best[d] = _terminal_bonus(left[d], penalty) if k == 0 else NO_VALUE
+            bestm[d] = -1
+        if nexti[d] < nmoves[d]:
+            move = moves[d, nexti[d]]
+            nexti[d] += 1
+            child[:] = states[d]
+            removed = remove_at(child, width, height, move, stack)
+            points = (removed - 2) * (removed - 2)
+            key = position_hash(child, zob)
+            slot = memo_slot(keys, key)
+            if slot >= 0:  # already solved: no need to go down
+                if points + values[slot] > best[d]:
+                    best[d] = points + values[slot]
+                    bestm[d] = move
+                continue
+            d += 1
+            states[d, :] = child
+            hashes[d] = key
+            gain[d] = points
+            left[d] = left[d - 1] - removed
+            enter = True
+            continue
+        # every move of depth d is searched: store its value and hand it to the parent
+        slot = memo_slot(keys, hashes[d])
+        if slot == -keys.shape[0] - 1:
+            return NO_VALUE, nodes, 0
+        if slot < 0:
+            slot = -slot - 1
+        keys[slot] = hashes[d]
+        values[slot] = best[d]
+        best_moves[slot] = bestm[d]
+        if d == 0:
+            return best[0], nodes, 1
+        value = gain[d] + best[d]
+        d -= 1
+        if value > best[d]:
+            best[d] = value
+            bestm[d] = moves[d, nexti[d] - 1]
+
+
+@njit(cache=True)
+def endgame_line(start, width, height, zob, keys, values, best_moves, out):
+    """The best line from ``start`` read back from a table that :func:`endgame_value` completed for
+    it; its moves go to ``out``. Returns the length, or -1 if a position on the way is missing."""
+    n = width * height
+    state = start.copy()
+    stack = np.empty(n, np.int32)
+    length = 0
+    while True:
+        slot = memo_slot(keys, position_hash(state, zob))
+        if slot < 0:
+            return -1
+        move = best_moves[slot]
+        if move < 0:
+            return length
+        out[length] = move
+        length += 1
+        remove_at(state, width, height, move, stack)

@@ -43,6 +43,10 @@ MC_BEAM_START = 8
 PLAIN_BEAM_START = 64
 ENDGAME_CELLS = 80  # beam positions with this few cells left get an exhaustive search
 ENDGAME_NODES = 20_000  # node limit of each such endgame search
+SCREEN_SHARE = 0.02  # of a worker's time, per colour it tries as the tabu colour (level-2 NRPA)
+SCREEN_LEVEL = 2
+POLISH_SHARE = 0.05  # of a SameGame worker's time, kept for solving its best game's ending exactly
+POLISH_TABLE_BITS = 20  # 2^20 positions (20 MB) at most in the endgame table
 
 
 @dataclass
@@ -151,11 +155,90 @@ class SameGameTask:
     memory_bytes: int | None
     penalty: bool
     method: str = "nrpa"
+    worker: int = 0  # the worker's number: NRPA's worker 0 keeps the most frequent colour tabu
 
 
 def _nrpa_bytes(n: int) -> int:
     """What :func:`kernels.nrpa` allocates on an ``n``-cell board (policies and recorded codes)."""
     return 8 * ((NRPA_LEVEL + 1) * K.MAX_COLOURS_CODE * n + 3 * (n * n // 8 + n)) + 64 * n
+
+
+def polish_ending(cells: np.ndarray, width: int, height: int, seq: np.ndarray, penalty: bool,
+                  deadline_ns: int, node_limit: int, memory_bytes: int | None) -> tuple[int, np.ndarray, int]:
+    """Replace the ending of the game ``seq`` by a best possible one, solved exactly.
+
+    Walks back from the game's last position, finding each position's exact
+    value (:func:`kernels.endgame_value`, one table for all of them so each step
+    reuses the last) until a search does not finish in time or in the table;
+    the best prefix + exact ending seen wins. Returns (points, moves, nodes).
+    """
+    n = width * height
+    bits = POLISH_TABLE_BITS
+    while memory_bytes is not None and bits > 10 and 20 << bits > memory_bytes // 2:
+        bits -= 1
+    keys, values = np.zeros(1 << bits, np.int64), np.zeros(1 << bits, np.int64)
+    best_moves = np.zeros(1 << bits, np.int32)
+    zob = K.zobrist_table(n)
+    stack = np.empty(n, np.int32)
+    states = [cells.copy()]
+    prefix = [0]
+    for index in seq:
+        state = states[-1].copy()
+        removed = K.remove_at(state, width, height, index, stack)
+        states.append(state)
+        prefix.append(prefix[-1] + (removed - 2) ** 2)
+    left = int((states[-1] != K.EMPTY).sum())
+    best_points = prefix[-1] + (1000 if left == 0 else (-(left - 2) ** 2 if penalty and left > 2 else 0))
+    best_seq = np.asarray(seq, np.int32).copy()
+    nodes = 0
+    line = np.zeros(n, np.int32)
+    for t in range(len(seq), -1, -1):
+        if nodes >= node_limit:
+            break
+        value, used, complete = K.endgame_value(states[t], width, height, zob, keys, values, best_moves,
+                                                penalty, node_limit - nodes, deadline_ns)
+        nodes += used
+        if not complete:
+            break
+        if prefix[t] + value > best_points:
+            length = K.endgame_line(states[t], width, height, zob, keys, values, best_moves, line)
+            if length >= 0:
+                best_points = prefix[t] + int(value)
+                best_seq = np.concatenate([best_seq[:t], line[:length]])
+    return best_points, best_seq, nodes
+
+
+def choose_tabu(cells: np.ndarray, width: int, height: int, task: SameGameTask, screen_ns: int,
+                path: np.ndarray) -> tuple[int, int, int, int]:
+    """The colour this NRPA worker keeps for last (its tabu colour).
+
+    Worker 0 takes the most frequent colour, the usual choice. The same position
+    can score a thousand points more with another colour, and which one is not
+    visible from the counts (standard positions 11-15 have five equal counts),
+    so every other worker first runs a short level-2 NRPA with each remaining
+    colour tabu and takes the best-scoring one (worker 2 the second best, ...).
+    Returns (colour, points, length, playouts); the screening's best game (or
+    length 0) is in ``path`` and is a candidate answer too.
+    """
+    counts = np.bincount(cells[cells != K.EMPTY], minlength=1)
+    by_count = [int(c) for c in np.argsort(-counts, kind="stable") if counts[c] > 0]
+    if task.worker == 0 or len(by_count) == 1:
+        return by_count[0], 0, 0, 0
+    trial = np.zeros_like(path)
+    best_points, best_length, playouts = -(1 << 40), 0, 0
+    ranked = []
+    for colour in by_count[1:]:
+        deadline = min(task.deadline_ns, time.monotonic_ns() + screen_ns)
+        seed = (task.seed + colour) % 2**31
+        points, length, used = K.nrpa(cells, width, height, SCREEN_LEVEL, NRPA_ITERATIONS, task.penalty, seed,
+                                      deadline, task.node_limit, trial, 0, colour)
+        playouts += used
+        ranked.append((-int(points), colour))
+        if length > 0 and points > best_points:
+            best_points, best_length = int(points), int(length)
+            path[:length] = trial[:length]
+    ranked.sort()
+    return ranked[(task.worker - 1) % len(ranked)][1], best_points, best_length, playouts
 
 
 def samegame_worker(task: SameGameTask) -> tuple[int, list[Move], int, str]:
@@ -188,12 +271,28 @@ def samegame_worker(task: SameGameTask) -> tuple[int, list[Move], int, str]:
                 break
             beam_width = min(cap, beam_width * 2)
     elif task.method == "nrpa":
-        points, length, playouts = K.nrpa(cells, width, height, NRPA_LEVEL, NRPA_ITERATIONS, task.penalty,
-                                          task.seed % 2**31, task.deadline_ns, task.node_limit, path)
+        total_ns = max(0, task.deadline_ns - time.monotonic_ns())
+        polish_from = task.deadline_ns - int(POLISH_SHARE * total_ns)
+        tabu, points, length, playouts = choose_tabu(cells, width, height, task, int(SCREEN_SHARE * total_ns),
+                                                     path)
         nodes += playouts
-        if length > 0:
-            best_points, best_moves = int(points), _moves(path, length, height)
-            how = f"nrpa level {NRPA_LEVEL} seed {task.seed}"
+        best_seq, how = path[:length].copy(), "tabu screening"
+        points_nrpa, length, playouts = K.nrpa(cells, width, height, NRPA_LEVEL, NRPA_ITERATIONS,
+                                               task.penalty, task.seed % 2**31, polish_from, task.node_limit,
+                                               path, 0, tabu)
+        nodes += playouts
+        if length > 0 and (len(best_seq) == 0 or points_nrpa > points):
+            points, best_seq = int(points_nrpa), path[:length].copy()
+            how = f"nrpa level {NRPA_LEVEL} seed {task.seed} tabu colour {tabu}"
+        if len(best_seq) > 0:
+            polished, polished_seq, used = polish_ending(cells, width, height, best_seq, task.penalty,
+                                                         task.deadline_ns, task.node_limit - nodes,
+                                                         task.memory_bytes)
+            nodes += used
+            if polished > points:
+                how += f", ending solved exactly (+{polished - points})"
+                points, best_seq = polished, polished_seq
+            best_points, best_moves = int(points), _moves(best_seq, len(best_seq), height)
     else:
         seed = task.seed
         while time.monotonic_ns() < task.deadline_ns and nodes < task.node_limit:
@@ -223,7 +322,7 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
     memory = budget.memory_bytes()
     share = None if memory is None else memory // workers
     tasks = [SameGameTask(board.grid, seed + 7919 * i, budget.deadline_ns(), budget.node_limit(), share,
-                          penalty, method) for i in range(workers)]
+                          penalty, method, worker=i) for i in range(workers)]
     outcomes = parallel_map(samegame_worker, tasks, workers=workers, cluster=cluster,
                             label=f"samegame {label}")
     points, moves, _, how = max(outcomes, key=lambda o: o[0])

@@ -60,25 +60,46 @@ def parallel_map(
         return _process_map(fn, items, count, bar, on_result)
 
 
+_POOLS: dict = {}  # worker count -> ProcessPoolExecutor, kept for the life of the process
+
+
+def _pool(count: int):
+    """A pool of ``count`` spawned workers, started once and reused by every later map.
+
+    Starting a worker (importing numpy and numba, loading the cached kernels)
+    takes about a second; a command that solves 20 boards one after another
+    on every core would otherwise pay it 20 times, inside each board's budget.
+    """
+    pool = _POOLS.get(count)
+    if pool is None:
+        import atexit
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn"))
+        _POOLS[count] = pool
+        atexit.register(pool.shutdown, cancel_futures=True)
+    return pool
+
+
 def _process_map(fn, items, count, bar, on_result):
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import as_completed
 
     results: list = [None] * len(items)
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
-        futures = {pool.submit(fn, item): i for i, item in enumerate(items)}
-        try:
-            for future in as_completed(futures):
-                i = futures[future]
-                results[i] = future.result()
-                if on_result:
-                    on_result(i, results[i])
-                bar.advance()
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+    pool = _pool(count)
+    futures = {pool.submit(fn, item): i for i, item in enumerate(items)}
+    try:
+        for future in as_completed(futures):
+            i = futures[future]
+            results[i] = future.result()
+            if on_result:
+                on_result(i, results[i])
+            bar.advance()
+    except BaseException:
+        # a failed map leaves no half-finished work behind for the next one: drop this pool
+        _POOLS.pop(count, None)
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
     return results
 
 
