@@ -1,4 +1,5 @@
-"""The exact SameGame endgame kernel against a plain-Python memoised search."""
+"""The exact SameGame endgame kernel against a plain-Python memoised search; the ending polish and
+the choice of tabu colour built on it."""
 
 from functools import cache
 
@@ -8,6 +9,9 @@ from hypothesis import strategies as st
 
 from gridsolver.clickomania import kernels as K
 from gridsolver.clickomania import rules
+from gridsolver.clickomania.generate import random_board
+from gridsolver.clickomania.search import plan_tabu, polish_ending, solve_samegame
+from gridsolver.core.budget import Budget
 
 from .test_kernels import boards
 
@@ -70,3 +74,64 @@ def test_a_table_is_reused_and_a_small_node_limit_reports_incomplete():
     assert complete == 1 and nodes > 1 and value == reference_value(b, False)
     again, nodes, complete = K.endgame_value(cells, 4, 4, zob, keys, values, moves, False, 2, NO_LIMIT)
     assert (again, nodes, complete) == (value, 0, 1)  # answered from the table, no search
+
+
+def first_move_game(b: rules.Board) -> list[int]:
+    """A poor but complete game: always the first legal move (kernel cell indices)."""
+    seq = []
+    while moves := rules.legal_moves(b):
+        row, col = moves[0]
+        seq.append(col * b.height + (b.height - 1 - row))
+        b = rules.apply(b, moves[0])
+    return seq
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(max_side=5), st.booleans())
+def test_polishing_a_whole_game_reaches_the_exact_optimum(b, penalty):
+    seq = np.array(first_move_game(b), np.int32)
+    points, polished, nodes = polish_ending(K.to_cells(b.grid), b.width, b.height, seq, penalty, NO_LIMIT,
+                                            NO_LIMIT, None)
+    assert points == reference_value(b, penalty)  # on a tiny board the walk back reaches the start
+    replayed = rules.replay(b, [K.index_to_move(i, b.height) for i in polished], penalty=penalty)
+    assert replayed.game_over and replayed.score == points
+
+
+def test_polishing_keeps_the_game_when_out_of_nodes():
+    b = random_board(10, 10, 3, seed=2)
+    seq = np.array(first_move_game(b), np.int32)
+    before = rules.replay(b, [K.index_to_move(i, b.height) for i in seq]).score
+    points, polished, nodes = polish_ending(K.to_cells(b.grid), 10, 10, seq, False, NO_LIMIT, 1, None)
+    assert nodes <= 1 and points == before and list(polished) == list(seq)
+
+
+def test_tabu_plan_keeps_the_most_frequent_colour_first_and_rates_the_rest():
+    b = rules.from_text("0001\n0011\n2211\n3221")  # counts: 0:5, 1:6, 2:4, 3:1
+    asked = []
+
+    def screen(colours):
+        asked.append(list(colours))
+        return {0: 100, 2: 300, 3: 200, 1: 0}
+
+    assert plan_tabu(b, 1, screen) == [1] and asked == []  # one worker, one most frequent colour
+    assert plan_tabu(b, 3, screen) == [1, 2, 3] and asked == [[0, 2, 3]]
+
+
+def test_tabu_plan_breaks_a_tie_for_most_frequent_by_rating():
+    b = rules.from_text("0011\n0011\n2233")  # counts 4, 4, 2, 2
+
+    def screen(colours):
+        return {c: r for c, r in {0: 10, 1: 50, 2: 70, 3: 20}.items() if c in colours}
+
+    assert plan_tabu(b, 1, screen) == [1]  # only the tied colours are rated
+    assert plan_tabu(b, 2, screen) == [1, 2]
+    assert plan_tabu(b, 5, screen) == [1, 2, 3, 0, 1]
+
+
+def test_solve_samegame_runs_the_planned_colours_and_verifies():
+    b = random_board(8, 8, 3, seed=4)
+    result = solve_samegame(b, Budget(time_s=3), workers=2, seed=1)
+    counts = np.bincount(K.to_cells(b.grid)[K.to_cells(b.grid) >= 0])
+    tabus = [int(c) for c in result.details["tabu_colours"]]
+    assert tabus[0] == int(np.argmax(counts)) and tabus[1] != tabus[0]
+    assert result.verified and rules.replay(b, result.solution).score == result.score
