@@ -39,6 +39,7 @@ BEAM_GROWTH = 2
 SAMEGAME_METHODS = ("nrpa", "mcbeam", "beam", "nmcs")
 NRPA_LEVEL = 3
 NRPA_ITERATIONS = 100
+NRPA_RUNS = 2  # per worker: two runs of 28 s beat one of 56 s (9 standard positions: 33,601 to 32,756)
 MC_BEAM_PLAYOUTS = 1  # rank children by one tabu-colour playout each (kernels.beam_search)
 MC_BEAM_START = 8
 PLAIN_BEAM_START = 64
@@ -275,11 +276,19 @@ def samegame_worker(task: SameGameTask) -> tuple[int, list[Move], int, str]:
             how = f"tabu colour {task.tabu} screening (nrpa level {SCREEN_LEVEL})"
     elif task.method == "nrpa":
         polish_from = task.deadline_ns - int(POLISH_SHARE * max(0, task.deadline_ns - time.monotonic_ns()))
-        points, length, nodes = K.nrpa(cells, width, height, NRPA_LEVEL, NRPA_ITERATIONS, task.penalty,
-                                       task.seed % 2**31, polish_from, task.node_limit, path, 0, task.tabu)
-        best_seq = path[:length].copy()
-        how = f"nrpa level {NRPA_LEVEL} seed {task.seed} tabu colour {task.tabu}"
-        if length > 0:
+        points, best_seq = -(1 << 40), path[:0].copy()
+        for run in range(NRPA_RUNS):  # independent runs, each an equal share of what is left
+            share = NRPA_RUNS - run
+            deadline = time.monotonic_ns() + max(0, polish_from - time.monotonic_ns()) // share
+            seed = (task.seed + 104_729 * run) % 2**31
+            run_points, length, used = K.nrpa(cells, width, height, NRPA_LEVEL, NRPA_ITERATIONS, task.penalty,
+                                              seed, deadline, (task.node_limit - nodes) // share, path, 0,
+                                              task.tabu)
+            nodes += used
+            if length > 0 and run_points > points:
+                points, best_seq = int(run_points), path[:length].copy()
+                how = f"nrpa level {NRPA_LEVEL} seed {seed} tabu colour {task.tabu}"
+        if len(best_seq) > 0:
             polished, polished_seq, used = polish_ending(cells, width, height, best_seq, task.penalty,
                                                          task.deadline_ns, task.node_limit - nodes,
                                                          task.memory_bytes)
