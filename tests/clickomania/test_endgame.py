@@ -117,6 +117,15 @@ def test_tabu_plan_keeps_the_most_frequent_colour_first_and_rates_the_rest():
     assert plan_tabu(b, 3, screen) == [1, 2, 3] and asked == [[0, 2, 3]]
 
 
+def test_a_dominant_colour_is_every_workers_tabu_colour_without_rating():
+    b = rules.from_text("00001\n00011\n00211")  # counts: 0:9, 1:5, 2:1
+
+    def screen(colours):
+        raise AssertionError("no rating needed")
+
+    assert plan_tabu(b, 3, screen) == [0, 0, 0]
+
+
 def test_tabu_plan_breaks_a_tie_for_most_frequent_by_rating():
     b = rules.from_text("0011\n0011\n2233")  # counts 4, 4, 2, 2
 

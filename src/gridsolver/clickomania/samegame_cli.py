@@ -44,9 +44,11 @@ def solve(boards: tuple[str, ...], penalty: bool, method: str, workers: int | No
           seed: int, time_s: float | None, memory_mb: float | None, nodes: int | None, as_json: bool) -> None:
     """Find a high-scoring sequence for each board (best found, never proved).
 
-    Each worker (default: one per core) runs, with its own seed, nested
-    rollout policy adaptation (level 3, tabu-colour playouts), restarted
-    until --time runs out; the best game of all workers wins. Move: (row,
+    With the default method, each worker (default: one per core) makes two
+    nested rollout policy adaptation runs (level 3) whose playouts keep one
+    colour for last: worker 0 the most frequent colour, the others the best
+    of the rest after a short rating run of each. The ending of the best game
+    is then solved exactly. The best game of all workers wins. Move: (row,
     column) of a cell of the removed group, 0-based from the top-left of the
     board just before the move.
     """

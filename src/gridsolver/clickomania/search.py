@@ -6,13 +6,14 @@ depth-first branch and bound with a transposition table then either
 improves it or proves it best. Larger boards keep widening the beam until
 the time runs out.
 
-SameGame (most points): every worker runs, with its own seed, a Monte-Carlo
-beam search of growing widths: each child is ranked by its points plus one
-tabu-colour playout from it, and every playout's whole game is a candidate
-answer. This beat a plain beam (points + colour potential + groups) and
-level-2 nested Monte-Carlo search at equal time on the standard set (see
-docs/clickomania.md); both remain available (``method``). The best game of
-all workers wins.
+SameGame (most points), default method: every worker makes two runs of
+nested rollout policy adaptation (level 3) whose playouts keep a *tabu
+colour* for last. Worker 0 keeps the most frequent colour; the others take
+the best of the rest, rated first by short runs (:func:`plan_tabu`). Each
+worker then solves the ending of its best game exactly
+(:func:`polish_ending`). The best game of all workers wins. A Monte-Carlo
+beam, a heuristic beam and level-2 nested Monte-Carlo search remain
+available (``method``); docs/clickomania.md has the measurements that chose.
 
 Every sequence is replayed under :mod:`.rules` before it is reported.
 """
@@ -47,6 +48,7 @@ ENDGAME_CELLS = 80  # beam positions with this few cells left get an exhaustive 
 ENDGAME_NODES = 20_000  # node limit of each such endgame search
 SCREEN_SHARE = 0.02  # of a worker's time, per colour it tries as the tabu colour (level-2 NRPA)
 SCREEN_LEVEL = 2
+DOMINANT = 1.25  # a colour with this many times the cells of any other is every worker's tabu colour
 POLISH_SHARE = 0.05  # of a SameGame worker's time, kept for solving its best game's ending exactly
 POLISH_TABLE_BITS = 20  # 2^20 positions (20 MB) at most in the endgame table
 
@@ -222,9 +224,14 @@ def plan_tabu(board: Board, workers: int, screen: Callable[[list[int]], dict[int
     rates the colours it is given (points of a short NRPA run with each one
     tabu). Measured on standard positions 1-10, 15 s runs: each of the two
     choices missed the best colour on two positions, together on none.
+    A colour with :data:`DOMINANT` times the cells of any other is always the
+    best (standard positions 16-20: 65 cells against 40), so then every
+    worker takes it.
     """
     counts = np.bincount(board.grid[board.grid != rules.EMPTY])
     by_count = [int(c) for c in np.argsort(-counts, kind="stable") if counts[c] > 0]
+    if len(by_count) == 1 or counts[by_count[0]] >= DOMINANT * counts[by_count[1]]:
+        return [by_count[0]] * workers
     tied = [c for c in by_count if counts[c] == counts[by_count[0]]]
     candidates = [] if workers == 1 else by_count if len(tied) > 1 else by_count[1:]
     if workers == 1 and len(tied) > 1:
