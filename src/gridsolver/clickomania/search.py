@@ -359,7 +359,8 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
                         peak_memory_mb=round(peak_rss_mb(), 1), stopped_by=_stopped_by(budget, nodes))
     details = {"cleared": replayed.cells_left == 0, "cells_left": replayed.cells_left,
                "moves": len(moves), "found_by": how, "workers": workers,
-               "end_penalty": penalty, "method": method, "worker_scores": [o[0] for o in outcomes],
-               "tabu_colours": [rules.ALPHABET[c] for c in tabus] if method == "nrpa" else None}
+               "end_penalty": penalty, "method": method, "worker_scores": [o[0] for o in outcomes]}
+    if method == "nrpa":
+        details["tabu_colours"] = [rules.ALPHABET[c] for c in tabus]
     return SolveResult("samegame", label, "best-found", solution=[list(m) for m in moves], score=points,
                        score_name="points", verified=verified, stats=stats, details=details)
