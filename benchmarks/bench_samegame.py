@@ -46,8 +46,8 @@ def samegame(quick: bool) -> Table:
     table.notes.append("Goal at 60 s per position: above 77,934 (NMCS level 3), then 80,030 (NRPA). This run "
                        f"used {per_position:g} s per position, {budget_note}: `gridsolver samegame solve "
                        f"standard-20 --time {per_position:g} --workers {WORKERS} --seed {SEED}`. Every game "
-                       "replayed under the rules. Scores vary from run to run by a few hundred points per "
-                       "position (the searches are timed, so the playouts done differ). Per-position scores: "
+                       "replayed under the rules. With one seed the timed searches nearly repeat themselves; "
+                       "another seed is another sample, a few hundred points apart per position. Per-position scores: "
                        + ", ".join(str(s) for s in scores) + ".")
     return table
 
