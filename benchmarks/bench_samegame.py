@@ -47,7 +47,8 @@ def samegame(quick: bool) -> Table:
                        f"used {per_position:g} s per position, {budget_note}: `gridsolver samegame solve "
                        f"standard-20 --time {per_position:g} --workers {WORKERS} --seed {SEED}`. Every game "
                        "replayed under the rules. With one seed the timed searches nearly repeat themselves; "
-                       "another seed is another sample, a few hundred points apart per position. Per-position scores: "
+                       "another seed is another sample, a few hundred points apart per position. "
+                       "Per-position scores: "
                        + ", ".join(str(s) for s in scores) + ".")
     return table
 
