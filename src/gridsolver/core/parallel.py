@@ -48,8 +48,8 @@ def parallel_map(
     with progress(len(items), label) as bar:
         if cluster:
             return _dask_map(fn, items, cluster, bar, on_result)
-        count = min(workers or default_workers(), len(items))
-        if count <= 1:
+        count = workers or default_workers()  # the pool's size, whatever this map's length
+        if count <= 1 or len(items) <= 1:
             results = []
             for i, item in enumerate(items):
                 results.append(fn(item))
