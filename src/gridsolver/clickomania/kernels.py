@@ -401,15 +401,22 @@ def playout(cells, width, height, penalty, seq, start_len, label, sizes, reps, s
 
 
 @njit(cache=True)
-def _legal(cells, width, height, label, sizes, reps, stack, out_moves, out_sizes):
-    ng = find_groups(cells, width, height, label, sizes, reps, stack)
+def _groups_to_moves(cells, ng, sizes, reps, skip_colour, out_moves, out_sizes):
+    """Copy the found groups of two or more cells, except those of ``skip_colour``, to the move
+    arrays; returns how many."""
     k = 0
     for g in range(ng):
-        if sizes[g] >= 2:
+        if sizes[g] >= 2 and cells[reps[g]] != skip_colour:
             out_moves[k] = reps[g]
             out_sizes[k] = sizes[g]
             k += 1
     return k
+
+
+@njit(cache=True)
+def _legal(cells, width, height, label, sizes, reps, stack, out_moves, out_sizes):
+    ng = find_groups(cells, width, height, label, sizes, reps, stack)
+    return _groups_to_moves(cells, ng, sizes, reps, EMPTY, out_moves, out_sizes)
 
 
 @njit(cache=True)
@@ -770,18 +777,9 @@ def _allowed_moves(cells, width, height, tabu, label, sizes, reps, stack, out_mo
     """The moves a policy chooses among: the legal moves not of the tabu colour, or all when only
     tabu-colour moves are left. Returns their count (0 at the end of the game)."""
     ng = find_groups(cells, width, height, label, sizes, reps, stack)
-    k = 0
-    for g in range(ng):
-        if sizes[g] >= 2 and cells[reps[g]] != tabu:
-            out_moves[k] = reps[g]
-            out_sizes[k] = sizes[g]
-            k += 1
+    k = _groups_to_moves(cells, ng, sizes, reps, tabu, out_moves, out_sizes)
     if k == 0:
-        for g in range(ng):
-            if sizes[g] >= 2:
-                out_moves[k] = reps[g]
-                out_sizes[k] = sizes[g]
-                k += 1
+        k = _groups_to_moves(cells, ng, sizes, reps, EMPTY, out_moves, out_sizes)
     return k
 
 
