@@ -33,8 +33,9 @@ def samegame(quick: bool) -> Table:
         result = solve_samegame(board, budget, workers=WORKERS, seed=SEED)
         assert result.verified
         scores.append(int(result.score))
-        print(f"position {len(scores)}: {result.score} ({result.details['found_by']})", file=sys.stderr,
-              flush=True)
+        print(f"position {len(scores)}: {result.score} ({result.details['found_by']}; tabu colours "
+              f"{result.details.get('tabu_colours')}, ratings {result.details.get('tabu_ratings')})",
+              file=sys.stderr, flush=True)
         cleared += bool(result.details["cleared"])
         method = result.details["method"]
     table = Table("SameGame standard set", ["positions", "time per position (s)", "workers", "method",

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from gridsolver.clickomania import kernels as K
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
-from gridsolver.clickomania.search import plan_tabu, polish_ending, solve_samegame
+from gridsolver.clickomania.search import plan_tabu, polish_ending, solve_samegame, tabu_candidates
 from gridsolver.core.budget import Budget
 
 from .test_kernels import boards
@@ -105,42 +105,48 @@ def test_polishing_keeps_the_game_when_out_of_nodes():
     assert nodes <= 1 and points == before and list(polished) == list(seq)
 
 
-def test_tabu_plan_keeps_the_most_frequent_colour_first_and_rates_the_rest():
-    b = rules.from_text("0001\n0011\n2211\n3221")  # counts: 0:5, 1:6, 2:4, 3:1
+def test_tabu_candidates_are_the_four_most_frequent_colours_and_ties():
+    assert tabu_candidates(rules.from_text("00001\n00011\n00211")) == [0]  # 9 cells against 5: dominant
+    five = rules.from_text("0000011\n1112222\n3334444")  # counts 5, 5, 4, 3, 4
+    assert tabu_candidates(five) == [0, 1, 2, 4]
+    tied = rules.from_text("0000011\n1112222\n3334444\n3......")  # counts 5, 5, 4, 4, 4: tied fourth
+    assert tabu_candidates(tied) == [0, 1, 2, 3, 4]
+
+
+def test_tabu_plan_rates_every_candidate_in_full_rounds_and_takes_the_best():
+    b = rules.from_text("0001\n0011\n2211\n3223")  # counts: 0:5, 1:5, 2:4, 3:2
     asked = []
 
-    def screen(colours):
+    def rate(colours):
         asked.append(list(colours))
-        return {0: 100, 2: 300, 3: 200, 1: 0}
+        return [{0: 100, 1: 95, 2: 300, 3: 200}[c] + 10 * i for i, c in enumerate(colours)]
 
-    assert plan_tabu(b, 1, screen) == [1] and asked == []  # one worker, one most frequent colour
-    assert plan_tabu(b, 3, screen) == [1, 2, 3] and asked == [[0, 2, 3]]
+    assert plan_tabu(b, 2, rate) == [2, 3] and asked == [[0, 1, 2, 3]]
+    assert plan_tabu(b, 5, rate) == [2, 3, 0, 1, 2] and asked[-1] == [0, 1, 2, 3, 0]  # one round of five
+    assert plan_tabu(b, 3, rate) == [2, 3, 1] and asked[-1] == [0, 1, 2, 3, 0, 1]  # 1's best run: 95 + 50
+    assert plan_tabu(b, 1, rate) == [2]
 
 
 def test_a_dominant_colour_is_every_workers_tabu_colour_without_rating():
     b = rules.from_text("00001\n00011\n00211")  # counts: 0:9, 1:5, 2:1
 
-    def screen(colours):
+    def rate(colours):
         raise AssertionError("no rating needed")
 
-    assert plan_tabu(b, 3, screen) == [0, 0, 0]
+    assert plan_tabu(b, 3, rate) == [0, 0, 0]
 
 
-def test_tabu_plan_breaks_a_tie_for_most_frequent_by_rating():
-    b = rules.from_text("0011\n0011\n2233")  # counts 4, 4, 2, 2
+def test_tabu_plan_ties_in_rating_keep_the_more_frequent_colour():
+    b = rules.from_text("0011\n0011\n2223")  # counts 4, 4, 3, 1
 
-    def screen(colours):
-        return {c: r for c, r in {0: 10, 1: 50, 2: 70, 3: 20}.items() if c in colours}
-
-    assert plan_tabu(b, 1, screen) == [1]  # only the tied colours are rated
-    assert plan_tabu(b, 2, screen) == [1, 2]
-    assert plan_tabu(b, 5, screen) == [1, 2, 3, 0, 1]
+    assert plan_tabu(b, 2, lambda colours: [7] * len(colours)) == [0, 1]
 
 
 def test_solve_samegame_runs_the_planned_colours_and_verifies():
-    b = random_board(8, 8, 3, seed=4)
+    b = random_board(8, 8, 3, seed=5)
     result = solve_samegame(b, Budget(time_s=3), workers=2, seed=1)
-    counts = np.bincount(K.to_cells(b.grid)[K.to_cells(b.grid) >= 0])
-    tabus = [int(c) for c in result.details["tabu_colours"]]
-    assert tabus[0] == int(np.argmax(counts)) and tabus[1] != tabus[0]
+    ratings = result.details["tabu_ratings"]
+    assert sorted(ratings) == sorted(rules.ALPHABET[c] for c in tabu_candidates(b))
+    best_two = sorted(ratings, key=lambda c: -ratings[c])[:2]
+    assert result.details["tabu_colours"] == best_two and result.score >= max(ratings.values())
     assert result.verified and rules.replay(b, result.solution).score == result.score

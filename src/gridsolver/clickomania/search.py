@@ -6,12 +6,12 @@ depth-first branch and bound with a transposition table then either
 improves it or proves it best. Larger boards keep widening the beam until
 the time runs out.
 
-SameGame (most points), default method: every worker makes two runs of
-nested rollout policy adaptation (level 3) whose playouts keep a *tabu
-colour* for last. Worker 0 keeps the most frequent colour; the others take
-the best of the rest, rated first by short runs (:func:`plan_tabu`). Each
-worker then solves the ending of its best game exactly
-(:func:`polish_ending`). The best game of all workers wins. A Monte-Carlo
+SameGame (most points), default method: nested rollout policy adaptation
+(level 3) whose playouts keep a *tabu colour* for last. Unless one colour
+dominates, every candidate colour is first rated by a short run, and the
+workers then take the best rated colours, one each (:func:`plan_tabu`).
+Each worker then solves the ending of its best game exactly
+(:func:`polish_ending`). The best game of all runs wins. A Monte-Carlo
 beam, a heuristic beam and level-2 nested Monte-Carlo search remain
 available (``method``); docs/clickomania.md has the measurements that chose.
 
@@ -40,15 +40,16 @@ BEAM_GROWTH = 2
 SAMEGAME_METHODS = ("nrpa", "mcbeam", "beam", "nmcs")
 NRPA_LEVEL = 3
 NRPA_ITERATIONS = 100
-NRPA_RUNS = 2  # per worker: two runs of 28 s beat one of 56 s (9 standard positions: 33,601 to 32,756)
+NRPA_RUNS = 2  # per worker on a dominant colour: two runs of 28 s against one of 56 s was a draw within noise
 MC_BEAM_PLAYOUTS = 1  # rank children by one tabu-colour playout each (kernels.beam_search)
 MC_BEAM_START = 8
 PLAIN_BEAM_START = 64
 ENDGAME_CELLS = 80  # beam positions with this few cells left get an exhaustive search
 ENDGAME_NODES = 20_000  # node limit of each such endgame search
-SCREEN_SHARE = 0.02  # of a worker's time, per colour it tries as the tabu colour (level-2 NRPA)
-SCREEN_LEVEL = 2
-DOMINANT = 1.25  # a colour with this many times the cells of any other is every worker's tabu colour
+RATING_SHARE = 0.3  # of the time, for rating the candidate tabu colours (all rounds together)
+RATING_LEVEL = 3
+RATED_COLOURS = 4
+DOMINANT = 1.15  # a colour with this many times the cells of any other is every worker's tabu colour
 POLISH_SHARE = 0.05  # of a SameGame worker's time, kept for solving its best game's ending exactly
 POLISH_TABLE_BITS = 20  # 2^20 positions (20 MB) at most in the endgame table
 
@@ -158,9 +159,10 @@ class SameGameTask:
     node_limit: int
     memory_bytes: int | None
     penalty: bool
-    method: str = "nrpa"  # or "screen": a short level-2 NRPA run to rate ``tabu``
+    method: str = "nrpa"  # or "rate": one short NRPA run (level RATING_LEVEL) to rate ``tabu``
     tabu: int = -1  # NRPA's tabu colour (-1: the most frequent)
-    screen_ns: int = 0  # how long a "screen" task runs
+    rate_ns: int = 0  # how long a "rate" task runs
+    runs: int = NRPA_RUNS  # independent NRPA runs of a "nrpa" task
 
 
 def _nrpa_bytes(n: int) -> int:
@@ -214,37 +216,47 @@ def polish_ending(cells: np.ndarray, width: int, height: int, seq: np.ndarray, p
     return best_points, best_seq, nodes
 
 
-def plan_tabu(board: Board, workers: int, screen: Callable[[list[int]], dict[int, int]]) -> list[int]:
-    """The tabu colour of each NRPA worker (the colour its playouts keep for last).
+def tabu_candidates(board: Board) -> list[int]:
+    """The colours worth rating as NRPA's tabu colour, most frequent first.
 
-    The most frequent colour is the usual choice, but the same position can
-    score a thousand points more with another one, and which is not visible
-    from the counts (standard positions 11-15 have five equal counts). So
-    worker 0 takes the most frequent colour (the best rated of those tied for
-    it), and the other workers take the best rated of the rest; ``screen``
-    rates the colours it is given (points of a short NRPA run with each one
-    tabu). On the six of standard positions 1-10 where every colour was
-    measured (15 s level-3 runs), each of the two choices missed the best
-    colour twice, the pair never.
-    A colour with :data:`DOMINANT` times the cells of any other is always the
-    best (standard positions 16-20: 65 cells against 40), so then every
-    worker takes it.
+    A colour with :data:`DOMINANT` times the cells of any other is taken as
+    the best without rating (standard positions 16-20 have 65 cells against
+    40; on positions 2 and 5, with 1.20 and 1.17 times, it beat every other
+    colour by 500 points in 15 s runs), so it is the only candidate. Otherwise
+    the :data:`RATED_COLOURS` most frequent ones and any tied with the last of
+    them: the same position can score a thousand points more with a colour
+    other than the most frequent, but on the six standard positions with
+    unequal counts where every colour was measured, the least frequent one was
+    never the best.
     """
     counts = np.bincount(board.grid[board.grid != rules.EMPTY])
     by_count = [int(c) for c in np.argsort(-counts, kind="stable") if counts[c] > 0]
     if len(by_count) == 1 or counts[by_count[0]] >= DOMINANT * counts[by_count[1]]:
-        return [by_count[0]] * workers
-    tied = [c for c in by_count if counts[c] == counts[by_count[0]]]
-    if workers == 1:
-        candidates = tied if len(tied) > 1 else []
-    else:
-        candidates = by_count if len(tied) > 1 else by_count[1:]
-    if not candidates:
-        return [by_count[0]] * workers
-    rating = screen(candidates)
-    first = max(tied, key=lambda c: (rating.get(c, 0), -by_count.index(c)))
-    rest = sorted((c for c in candidates if c != first), key=lambda c: -rating[c])
-    plan = [first] + rest
+        return by_count[:1]
+    last = counts[by_count[min(RATED_COLOURS, len(by_count)) - 1]]
+    return [c for c in by_count if counts[c] >= last]
+
+
+def plan_tabu(board: Board, workers: int, rate: Callable[[list[int]], list[int]]) -> list[int]:
+    """The tabu colour of each NRPA worker (the colour its playouts keep for last).
+
+    Which colour is best is not visible from the counts (standard positions
+    11-15 have five equal ones), and short level-2 runs rate it badly (the best
+    colour on 6 of 11 positions). So every candidate
+    (:func:`tabu_candidates`) gets a short level-3 run first: ``rate`` plays
+    the colours it is given, a whole number of rounds of ``workers`` runs (the
+    most frequent colours fill a last round's spare places), and returns each
+    run's points. The workers then take the best rated colours, one each.
+    """
+    candidates = tabu_candidates(board)
+    if len(candidates) == 1:
+        return candidates * workers
+    rounds = -(-len(candidates) // workers)
+    runs = [candidates[i % len(candidates)] for i in range(rounds * workers)]
+    rating: dict[int, int] = {}
+    for colour, points in zip(runs, rate(runs), strict=True):
+        rating[colour] = max(points, rating.get(colour, points))
+    plan = sorted(candidates, key=lambda c: -rating[c])  # stable: ties keep the most frequent first
     return [plan[i % len(plan)] for i in range(workers)]
 
 
@@ -277,18 +289,18 @@ def samegame_worker(task: SameGameTask) -> tuple[int, list[Move], int, str]:
             if not done or beam_width >= cap:
                 break
             beam_width = min(cap, beam_width * 2)
-    elif task.method == "screen":
-        deadline = min(task.deadline_ns, time.monotonic_ns() + task.screen_ns)
-        points, length, nodes = K.nrpa(cells, width, height, SCREEN_LEVEL, NRPA_ITERATIONS, task.penalty,
+    elif task.method == "rate":
+        deadline = min(task.deadline_ns, time.monotonic_ns() + task.rate_ns)
+        points, length, nodes = K.nrpa(cells, width, height, RATING_LEVEL, NRPA_ITERATIONS, task.penalty,
                                        task.seed % 2**31, deadline, task.node_limit, path, 0, task.tabu)
         if length > 0:
             best_points, best_moves = int(points), _moves(path, length, height)
-            how = f"tabu colour {task.tabu} screening (nrpa level {SCREEN_LEVEL})"
+            how = f"rating tabu colour {task.tabu} (nrpa level {RATING_LEVEL})"
     elif task.method == "nrpa":
         polish_from = task.deadline_ns - int(POLISH_SHARE * max(0, task.deadline_ns - time.monotonic_ns()))
         points, best_seq = -(1 << 40), path[:0].copy()
-        for run in range(NRPA_RUNS):  # independent runs, each an equal share of what is left
-            share = NRPA_RUNS - run
+        for run in range(task.runs):  # independent runs, each an equal share of what is left
+            share = task.runs - run
             deadline = time.monotonic_ns() + max(0, polish_from - time.monotonic_ns()) // share
             seed = (task.seed + 104_729 * run) % 2**31
             run_points, length, used = K.nrpa(cells, width, height, NRPA_LEVEL, NRPA_ITERATIONS, task.penalty,
@@ -336,23 +348,31 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
     memory = budget.memory_bytes()
     share = None if memory is None else memory // workers
     task = SameGameTask(board.grid, seed, budget.deadline_ns(), budget.node_limit(), share, penalty, method)
-    screened: list[tuple[int, list[Move], int, str]] = []
+    rated: list[tuple[int, list[Move], int, str]] = []
+    ratings: dict[str, int] = {}
 
-    def screen(colours: list[int]) -> dict[int, int]:
-        seconds = SCREEN_SHARE * (budget.remaining_s() or 60.0)
-        tasks = [replace(task, method="screen", tabu=c, seed=seed + c, screen_ns=int(1e9 * seconds),
-                         node_limit=max(1, budget.node_limit() // (2 * len(colours)))) for c in colours]
-        screened.extend(parallel_map(samegame_worker, tasks, workers=workers, cluster=cluster,
-                                     label=f"samegame {label}: rating tabu colours"))
-        return {c: o[0] for c, o in zip(colours, screened, strict=True)}
+    def rate(colours: list[int]) -> list[int]:
+        rounds = -(-len(colours) // workers)
+        seconds = RATING_SHARE * (budget.remaining_s() or 60.0) / rounds
+        nodes_each = max(1, int(RATING_SHARE * budget.node_limit()) // len(colours))
+        tasks = [replace(task, method="rate", tabu=c, seed=seed + 7919 * i, rate_ns=int(1e9 * seconds),
+                         node_limit=nodes_each) for i, c in enumerate(colours)]
+        rated.extend(parallel_map(samegame_worker, tasks, workers=workers, cluster=cluster,
+                                  label=f"samegame {label}: rating tabu colours"))
+        for colour, outcome in zip(colours, rated, strict=True):
+            name = rules.ALPHABET[colour]
+            ratings[name] = max(outcome[0], ratings.get(name, outcome[0]))
+        return [o[0] for o in rated]
 
-    tabus = plan_tabu(board, workers, screen) if method == "nrpa" else [-1] * workers
-    nodes = sum(o[2] for o in screened)
+    tabus = plan_tabu(board, workers, rate) if method == "nrpa" else [-1] * workers
+    nodes = sum(o[2] for o in rated)
     left = max(1, budget.node_limit() - nodes)
-    tasks = [replace(task, seed=seed + 7919 * i, tabu=tabus[i], node_limit=left) for i in range(workers)]
+    runs = 1 if rated else NRPA_RUNS  # after rating, one long run on each worker's colour
+    tasks = [replace(task, seed=seed + 7919 * (len(rated) + i), tabu=tabus[i], node_limit=left, runs=runs)
+             for i in range(workers)]
     outcomes = parallel_map(samegame_worker, tasks, workers=workers, cluster=cluster,
                             label=f"samegame {label}")
-    points, moves, _, how = max(outcomes + screened, key=lambda o: o[0])
+    points, moves, _, how = max(outcomes + rated, key=lambda o: o[0])
     nodes += sum(o[2] for o in outcomes)
     replayed = rules.replay(board, moves, penalty=penalty)
     verified = replayed.score == points and replayed.game_over
@@ -365,5 +385,6 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
                "end_penalty": penalty, "method": method, "worker_scores": [o[0] for o in outcomes]}
     if method == "nrpa":
         details["tabu_colours"] = [rules.ALPHABET[c] for c in tabus]
+        details["tabu_ratings"] = ratings
     return SolveResult("samegame", label, "best-found", solution=[list(m) for m in moves], score=points,
                        score_name="points", verified=verified, stats=stats, details=details)
