@@ -123,6 +123,21 @@ def test_nrpa_points_match_the_replay_at_every_level():
         assert playouts == 3000  # restarted until the playout limit, which is exact
 
 
+def test_a_resumed_run_goes_on_where_it_stopped():
+    # level 3 of 10 x 10 x 10 playouts: 255 playouts stop in the sixth playout of the sixth level-1
+    # search of the third level-2 search; 40 more end in the ninth level-1 search of that level-2 search
+    b = random_board(8, 8, 3, seed=5)
+    cells, path = K.to_cells(b.grid), np.zeros(64, np.int32)
+    state = K.nrpa_state(64, 3)
+    first, _, used = K.nrpa_run(cells, 8, 8, 3, 10, False, 3, NO_LIMIT, 255, path, -1, *state, False)
+    assert used == 255 and list(state[5][1:]) == [5, 5, 2]
+    points, length, used = K.nrpa_run(cells, 8, 8, 3, 10, False, 4, NO_LIMIT, 40, path, -1, *state, True)
+    assert used == 40 and list(state[5][1:]) == [5, 9, 2]  # a fresh run would be at [0, 4, 0]
+    assert points >= first  # the best game the state holds still counts
+    outcome = rules.replay(b, [K.index_to_move(i, 8) for i in path[:length]])
+    assert outcome.score == points and outcome.game_over
+
+
 def test_nrpa_adaptation_beats_a_flat_policy():
     # the same number of playouts with adaptation (level 2) against the best of independent playouts
     b = random_board(10, 10, 3, seed=8)

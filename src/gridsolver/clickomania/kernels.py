@@ -759,6 +759,7 @@ def nmcs(start, width, height, level, penalty, seed, deadline_ns, best_seq):
 
 # -- SameGame: nested rollout policy adaptation (NRPA) -----------------------------------------
 NRPA_ALPHA = 1.0
+NO_VALUE = -(1 << 40)  # below any score: no game yet
 
 
 @njit(cache=True)
@@ -914,45 +915,58 @@ def adapt_policy(start, width, height, policy, seq, length, tabu, alpha, state, 
     adapt_codes(policy, step_start, codes, chosen, length, alpha, delta)
 
 
-@njit(cache=True)
+def nrpa_state(n, level, hash_bits=0, seed=0):
+    """Fresh search state for :func:`nrpa_run` on an ``n``-cell board: (keys, policies, best points,
+    length and moves of each level's best game, iterations done per level). ``keys`` hash a group's
+    cells and colour into 2^hash_bits policy codes (empty: codes are (colour, canonical cell))."""
+    if hash_bits > 0:
+        keys = np.random.default_rng(seed).integers(1, 1 << 62, n + MAX_COLOURS_CODE, dtype=np.int64)
+        codes = 1 << hash_bits
+    else:
+        keys = np.empty(0, np.int64)
+        codes = MAX_COLOURS_CODE * n
+    return (keys, np.zeros((level + 1, codes), np.float64), np.full(level + 1, NO_VALUE, np.int64),
+            np.zeros(level + 1, np.int64), np.zeros((level + 1, n), np.int32), np.zeros(level + 1, np.int64))
+
+
 def nrpa(start, width, height, level, iterations, penalty, seed, deadline_ns, playout_limit, best_seq,
          hash_bits=0, tabu=-1):
+    """One :func:`nrpa_run` from a fresh state; returns (points, length, playouts)."""
+    state = nrpa_state(width * height, level, hash_bits, seed)
+    return nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns, playout_limit,
+                    best_seq, tabu, *state, False)
+
+
+@njit(cache=True)
+def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns, playout_limit, best_seq,
+             tabu, keys, policies, level_best, level_len, level_seq, level_iter, resume):
     """Nested rollout policy adaptation (Rosin 2011) from ``start``, restarted until the deadline.
 
     Level 1 plays ``iterations`` policy playouts, adapting its policy towards
     the best game after each; level L runs ``iterations`` searches of level
     L-1, each from a copy of its policy, and adapts towards the best game they
     return. The recursion is unrolled onto per-level arrays (kernels do not
-    recurse). Playouts never take the tabu colour (the most frequent one at the
+    recurse), which are the search's whole state (:func:`nrpa_state`): with
+    ``resume`` the search goes on where a run that stopped left them.
+    Playouts never take the tabu colour (-1: the most frequent one at the
     start) while another move exists. A move's code is (colour, canonical
-    cell), or with ``hash_bits`` > 0 a hash of its colour and all its cells
-    into 2^hash_bits slots. Returns (points, length, playouts) of the best game
-    seen; its moves go to ``best_seq``.
+    cell), or with ``keys`` a hash of its colour and all its cells. Returns
+    (points, length, playouts) of the best game seen (on resuming, the best
+    that the state still holds counts); its moves go to ``best_seq``.
     """
     np.random.seed(seed)
     n = width * height
-    if hash_bits > 0:
-        keys = np.random.randint(1, np.int64(1) << 62, n + MAX_COLOURS_CODE).astype(np.int64)
-        codes = 1 << hash_bits
-    else:
-        keys = np.empty(0, np.int64)
-        codes = MAX_COLOURS_CODE * n
-    mask = codes - 1
+    mask = policies.shape[1] - 1
     group_hash = np.empty(n, np.int64)
     mcodes = np.empty(n, np.int64)
-    policies = np.zeros((level + 1, codes), np.float64)
     # the recorded codes of level 1's best game (recorded again whenever it changes) and a spare set
-    step_start = np.empty(n + 1, np.int64)
+    step_start = np.zeros(n + 1, np.int64)
     seq_codes = np.empty(n * n // 8 + n, np.int64)  # at most (cells left)/2 moves allowed per step
     chosen = np.empty(n, np.int64)
     delta = np.empty(seq_codes.shape[0], np.float64)
     step_start2 = np.empty(n + 1, np.int64)
     seq_codes2 = np.empty(seq_codes.shape[0], np.int64)
     chosen2 = np.empty(n, np.int64)
-    level_best = np.full(level + 1, -(np.int64(1) << 40), np.int64)
-    level_len = np.zeros(level + 1, np.int64)
-    level_seq = np.empty((level + 1, n), np.int32)
-    level_iter = np.zeros(level + 1, np.int64)
     label = np.empty(n, np.int32)
     sizes = np.empty(n, np.int32)
     reps = np.empty(n, np.int32)
@@ -969,11 +983,25 @@ def nrpa(start, width, height, level, iterations, penalty, seed, deadline_ns, pl
     best_len = 0
     playouts = 0
     out_of_time = False
+    fresh = not resume
+    cur = 1  # a run always stops inside level 1, so that is where a resumed one goes on
+    if resume:
+        for lv in range(1, level + 1):
+            if level_best[lv] > best:
+                best = level_best[lv]
+                best_len = level_len[lv]
+                best_seq[:best_len] = level_seq[lv, :best_len]
+        if level_best[1] > NO_VALUE:
+            sequence_codes(start, width, height, level_seq[1], level_len[1], tabu, state, label, sizes,
+                           reps, stack, moves, msizes, step_start, seq_codes, chosen, keys, mask, group_hash,
+                           mcodes)
     while not out_of_time:
-        policies[level, :] = 0.0
-        level_best[level] = -(np.int64(1) << 40)
-        level_iter[level] = 0
-        cur = _descend(level, policies, level_best, level_iter)
+        if fresh:
+            policies[level, :] = 0.0
+            level_best[level] = NO_VALUE
+            level_iter[level] = 0
+            cur = _descend(level, policies, level_best, level_iter)
+        fresh = True
         while True:
             # here cur == 1: playouts, each followed by an adaptation towards level 1's best game
             pol = policies[1]
@@ -1037,7 +1065,6 @@ def _descend(cur, policies, level_best, level_iter):
 
 
 # -- exact SameGame endgames ------------------------------------------------------------------------
-NO_VALUE = -(1 << 40)
 
 
 @njit(cache=True)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -47,7 +48,6 @@ PLAIN_BEAM_START = 64
 ENDGAME_CELLS = 80  # beam positions with this few cells left get an exhaustive search
 ENDGAME_NODES = 20_000  # node limit of each such endgame search
 RATING_SHARE = 0.3  # of the time, for rating the candidate tabu colours (all rounds together)
-RATING_LEVEL = 3
 RATED_COLOURS = 4
 DOMINANT = 1.15  # a colour with this many times the cells of any other is every worker's tabu colour
 POLISH_SHARE = 0.05  # of a SameGame worker's time, kept for solving its best game's ending exactly
@@ -159,10 +159,21 @@ class SameGameTask:
     node_limit: int
     memory_bytes: int | None
     penalty: bool
-    method: str = "nrpa"  # or "rate": one short NRPA run (level RATING_LEVEL) to rate ``tabu``
+    method: str = "nrpa"  # or "rate": one short NRPA run to rate ``tabu``
     tabu: int = -1  # NRPA's tabu colour (-1: the most frequent)
     rate_ns: int = 0  # how long a "rate" task runs
     runs: int = NRPA_RUNS  # independent NRPA runs of a "nrpa" task
+    resume: tuple[np.ndarray, ...] | None = None  # a "nrpa" task's one run goes on from this NRPA state
+
+
+class Outcome(NamedTuple):
+    """What a worker found: its best game, the work done, and (for ratings) its NRPA state."""
+
+    points: int
+    moves: list[Move]
+    nodes: int
+    how: str
+    nrpa_state: tuple[np.ndarray, ...] | None = None
 
 
 def _nrpa_bytes(n: int) -> int:
@@ -260,8 +271,8 @@ def plan_tabu(board: Board, workers: int, rate: Callable[[list[int]], list[int]]
     return [plan[i % len(plan)] for i in range(workers)]
 
 
-def samegame_worker(task: SameGameTask) -> tuple[int, list[Move], int, str]:
-    """Run the task's method until its deadline; returns (points, moves, nodes, how it was found)."""
+def samegame_worker(task: SameGameTask) -> Outcome:
+    """Run the task's method until its deadline."""
     board = Board(task.grid)
     width, height = board.width, board.height
     n = width * height
@@ -291,25 +302,32 @@ def samegame_worker(task: SameGameTask) -> tuple[int, list[Move], int, str]:
             beam_width = min(cap, beam_width * 2)
     elif task.method == "rate":
         deadline = min(task.deadline_ns, time.monotonic_ns() + task.rate_ns)
-        points, length, nodes = K.nrpa(cells, width, height, RATING_LEVEL, NRPA_ITERATIONS, task.penalty,
-                                       task.seed % 2**31, deadline, task.node_limit, path, 0, task.tabu)
+        nrpa_state = K.nrpa_state(n, NRPA_LEVEL)
+        points, length, nodes = K.nrpa_run(cells, width, height, NRPA_LEVEL, NRPA_ITERATIONS, task.penalty,
+                                           task.seed % 2**31, deadline, task.node_limit, path, task.tabu,
+                                           *nrpa_state, False)
         if length > 0:
-            best_points, best_moves = int(points), _moves(path, length, height)
-            how = f"rating tabu colour {task.tabu} (nrpa level {RATING_LEVEL})"
+            how = f"rating run of tabu colour {task.tabu} (nrpa level {NRPA_LEVEL})"
+            return Outcome(int(points), _moves(path, length, height), nodes, how, nrpa_state)
     elif task.method == "nrpa":
         polish_from = task.deadline_ns - int(POLISH_SHARE * max(0, task.deadline_ns - time.monotonic_ns()))
         points, best_seq = -(1 << 40), path[:0].copy()
-        for run in range(task.runs):  # independent runs, each an equal share of what is left
-            share = task.runs - run
+        runs = 1 if task.resume is not None else task.runs
+        for run in range(runs):  # independent runs, each an equal share of what is left
+            share = runs - run
             deadline = time.monotonic_ns() + max(0, polish_from - time.monotonic_ns()) // share
             seed = (task.seed + 104_729 * run) % 2**31
-            run_points, length, used = K.nrpa(cells, width, height, NRPA_LEVEL, NRPA_ITERATIONS, task.penalty,
-                                              seed, deadline, (task.node_limit - nodes) // share, path, 0,
-                                              task.tabu)
+            nrpa_state = K.nrpa_state(n, NRPA_LEVEL) if task.resume is None else task.resume
+            limit = (task.node_limit - nodes) // share
+            run_points, length, used = K.nrpa_run(cells, width, height, NRPA_LEVEL, NRPA_ITERATIONS,
+                                                  task.penalty, seed, deadline, limit, path, task.tabu,
+                                                  *nrpa_state, task.resume is not None)
             nodes += used
             if length > 0 and run_points > points:
                 points, best_seq = int(run_points), path[:length].copy()
                 how = f"nrpa level {NRPA_LEVEL} seed {seed} tabu colour {task.tabu}"
+                if task.resume is not None:
+                    how += ", going on from its rating run"
         if len(best_seq) > 0:
             polished, polished_seq, used = polish_ending(cells, width, height, best_seq, task.penalty,
                                                          task.deadline_ns, task.node_limit - nodes,
@@ -332,7 +350,7 @@ def samegame_worker(task: SameGameTask) -> tuple[int, list[Move], int, str]:
     if not best_moves and best_points < 0:
         points, length, _ = K.nmcs(cells, width, height, 0, task.penalty, task.seed % 2**31, 0, path)
         best_points, best_moves, how = int(points), _moves(path, length, height), "one playout"
-    return best_points, best_moves, nodes, how
+    return Outcome(best_points, best_moves, nodes, how)
 
 
 def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: str | None = None,
@@ -348,8 +366,7 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
     memory = budget.memory_bytes()
     share = None if memory is None else memory // workers
     task = SameGameTask(board.grid, seed, budget.deadline_ns(), budget.node_limit(), share, penalty, method)
-    rated: list[tuple[int, list[Move], int, str]] = []
-    ratings: dict[str, int] = {}
+    rated: list[tuple[int, Outcome]] = []  # (tabu colour, rating run)
 
     def rate(colours: list[int]) -> list[int]:
         rounds = -(-len(colours) // workers)
@@ -357,23 +374,32 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
         nodes_each = max(1, int(RATING_SHARE * budget.node_limit()) // len(colours))
         tasks = [replace(task, method="rate", tabu=c, seed=seed + 7919 * i, rate_ns=int(1e9 * seconds),
                          node_limit=nodes_each) for i, c in enumerate(colours)]
-        rated.extend(parallel_map(samegame_worker, tasks, workers=workers, cluster=cluster,
-                                  label=f"samegame {label}: rating tabu colours"))
-        for colour, outcome in zip(colours, rated, strict=True):
-            name = rules.ALPHABET[colour]
-            ratings[name] = max(outcome[0], ratings.get(name, outcome[0]))
-        return [o[0] for o in rated]
+        runs = parallel_map(samegame_worker, tasks, workers=workers, cluster=cluster,
+                            label=f"samegame {label}: rating tabu colours")
+        rated.extend(zip(colours, runs, strict=True))
+        return [run.points for run in runs]
 
-    tabus = plan_tabu(board, workers, rate) if method == "nrpa" else [-1] * workers
-    nodes = sum(o[2] for o in rated)
+    nrpa_fits = share is None or _nrpa_bytes(board.width * board.height) <= share
+    tabus = plan_tabu(board, workers, rate) if method == "nrpa" and nrpa_fits else [-1] * workers
+    nodes = sum(run.nodes for _, run in rated)
     left = max(1, budget.node_limit() - nodes)
-    runs = 1 if rated else NRPA_RUNS  # after rating, one long run on each worker's colour
-    tasks = [replace(task, seed=seed + 7919 * (len(rated) + i), tabu=tabus[i], node_limit=left, runs=runs)
-             for i in range(workers)]
+    # after rating, each worker makes one run that goes on from its colour's best rating run
+    unused = sorted(rated, key=lambda r: -r[1].points)
+    tasks = []
+    for i, colour in enumerate(tabus):
+        resume = next((r for r in unused if r[0] == colour), None)
+        if resume is not None:
+            unused.remove(resume)
+        tasks.append(replace(task, seed=seed + 7919 * (len(rated) + i), tabu=colour, node_limit=left,
+                             runs=1 if rated else NRPA_RUNS, resume=resume[1].nrpa_state if resume else None))
     outcomes = parallel_map(samegame_worker, tasks, workers=workers, cluster=cluster,
                             label=f"samegame {label}")
-    points, moves, _, how = max(outcomes + rated, key=lambda o: o[0])
-    nodes += sum(o[2] for o in outcomes)
+    points, moves, _, how, _ = max(outcomes + [run for _, run in rated], key=lambda o: o.points)
+    nodes += sum(o.nodes for o in outcomes)
+    ratings: dict[str, int] = {}
+    for colour, run in rated:
+        name = rules.ALPHABET[colour]
+        ratings[name] = max(run.points, ratings.get(name, run.points))
     replayed = rules.replay(board, moves, penalty=penalty)
     verified = replayed.score == points and replayed.game_over
     if not verified:
@@ -382,8 +408,8 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
                         peak_memory_mb=round(peak_rss_mb(), 1), stopped_by=_stopped_by(budget, nodes))
     details = {"cleared": replayed.cells_left == 0, "cells_left": replayed.cells_left,
                "moves": len(moves), "found_by": how, "workers": workers,
-               "end_penalty": penalty, "method": method, "worker_scores": [o[0] for o in outcomes]}
-    if method == "nrpa":
+               "end_penalty": penalty, "method": method, "worker_scores": [o.points for o in outcomes]}
+    if method == "nrpa" and nrpa_fits:
         details["tabu_colours"] = [rules.ALPHABET[c] for c in tabus]
         details["tabu_ratings"] = ratings
     return SolveResult("samegame", label, "best-found", solution=[list(m) for m in moves], score=points,
