@@ -149,4 +149,7 @@ def test_solve_samegame_runs_the_planned_colours_and_verifies():
     assert sorted(ratings) == sorted(rules.ALPHABET[c] for c in tabu_candidates(b))
     best_two = sorted(ratings, key=lambda c: -ratings[c])[:2]
     assert result.details["tabu_colours"] == best_two and result.score >= max(ratings.values())
+    # each worker went on from its colour's rating run, whose best game still counts
+    assert all(w >= ratings[c] for w, c in zip(result.details["worker_scores"], best_two, strict=True))
+    assert "going on from its rating run" in result.details["found_by"]
     assert result.verified and rules.replay(b, result.solution).score == result.score

@@ -44,11 +44,12 @@ def solve(boards: tuple[str, ...], penalty: bool, method: str, workers: int | No
           seed: int, time_s: float | None, memory_mb: float | None, nodes: int | None, as_json: bool) -> None:
     """Find a high-scoring sequence for each board (best found, never proved).
 
-    With the default method, each worker (default: one per core) makes two
-    nested rollout policy adaptation runs (level 3) whose playouts keep one
-    colour for last: worker 0 the most frequent colour, the others the best
-    of the rest after a short rating run of each. The ending of the best game
-    is then solved exactly. The best game of all workers wins. Move: (row,
+    With the default method, each worker (default: one per core) runs
+    nested rollout policy adaptation (level 3) whose playouts keep one colour
+    for last: a dominant colour, or else the best rated colours after a short
+    run with each of the most frequent ones (a worker goes on from its
+    colour's rating run). The ending of the best game is then solved exactly.
+    The best game of all runs wins. Move: (row,
     column) of a cell of the removed group, 0-based from the top-left of the
     board just before the move.
     """

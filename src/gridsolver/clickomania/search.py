@@ -177,7 +177,7 @@ class Outcome(NamedTuple):
 
 
 def _nrpa_bytes(n: int) -> int:
-    """What :func:`kernels.nrpa` allocates on an ``n``-cell board (policies and recorded codes)."""
+    """What :func:`kernels.nrpa_run` allocates on an ``n``-cell board (its state and recorded codes)."""
     return 8 * ((NRPA_LEVEL + 1) * K.MAX_COLOURS_CODE * n + 3 * (n * n // 8 + n)) + 64 * n
 
 
