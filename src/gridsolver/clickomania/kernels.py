@@ -235,19 +235,31 @@ def clear_key(cells, width, height, label, sizes, reps, stack, counts):
 
 
 @njit(cache=True)
-def tt_seen(table, key):
-    """Open addressing with linear probing: True if ``key`` was there, else insert it."""
-    mask = table.shape[0] - 1
+def memo_slot(keys, key, probes=64):
+    """Where ``key`` is in an open-addressing table (linear probing, at most ``probes`` slots): its
+    slot, or ``-(free slot) - 1`` when absent, or ``-(table size) - 1`` when its neighbourhood is full."""
+    mask = keys.shape[0] - 1
     slot = key & mask
-    for _ in range(32):
-        k = table[slot]
+    for _ in range(probes):
+        k = keys[slot]
         if k == key:
-            return True
+            return slot
         if k == 0:
-            table[slot] = key
-            return False
+            return -slot - 1
         slot = (slot + 1) & mask
-    return False  # neighbourhood full: do not store (loses pruning, never soundness)
+    return -keys.shape[0] - 1
+
+
+@njit(cache=True)
+def tt_seen(table, key):
+    """True if ``key`` is in the table, else insert it (unless its neighbourhood is full: that loses
+    pruning, never soundness)."""
+    slot = memo_slot(table, key, 32)
+    if slot >= 0:
+        return True
+    if slot > -table.shape[0] - 1:
+        table[-slot - 1] = key
+    return False
 
 
 # -- exact search (small boards) ----------------------------------------------------------------
@@ -1065,22 +1077,6 @@ def _descend(cur, policies, level_best, level_iter):
 
 
 # -- exact SameGame endgames ------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def memo_slot(keys, key):
-    """Where ``key`` is in an open-addressing table: its slot, or ``-(free slot) - 1`` when absent,
-    or ``-(table size) - 1`` when its neighbourhood is full."""
-    mask = keys.shape[0] - 1
-    slot = key & mask
-    for _ in range(64):
-        k = keys[slot]
-        if k == key:
-            return slot
-        if k == 0:
-            return -slot - 1
-        slot = (slot + 1) & mask
-    return -keys.shape[0] - 1
 
 
 @njit(cache=True)
