@@ -56,6 +56,34 @@ def test_removal_and_settling_match_the_reference(b, rnd):
         assert np.array_equal(K.to_grid(cells, b.width, b.height), b.grid)
 
 
+@settings(max_examples=150, deadline=None)
+@given(boards(max_side=12), st.randoms(use_true_random=False))
+def test_tracked_groups_follow_a_game_like_the_reference(b, rnd):
+    # the groups kept up to date through each move's dirty zone are the groups found afresh
+    n = b.width * b.height
+    cells = K.to_cells(b.grid)
+    seen, redo, stack = np.zeros(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32)
+    tracked, found = np.empty(n, np.int64), np.empty(n, np.int64)
+    low, dirty_low = np.empty(b.width, np.int32), np.zeros(b.width, np.int32)
+    zone, count, stamp = (0, b.width - 1), 0, 0
+    moves, sizes = np.empty(n, np.int32), np.empty(n, np.int32)
+    while True:
+        stamp += 1
+        count = K.refresh_groups(cells, b.width, b.height, zone[0], zone[1], dirty_low, seen, stamp, tracked,
+                                 count, found, redo, stack)
+        k = K.tracked_moves(cells, tracked, count, -2, moves, sizes)
+        expected = [(rules.canonical(g), len(g)) for g in rules.groups(b) if len(g) >= 2]
+        assert [(K.index_to_move(moves[m], b.height), int(sizes[m])) for m in range(k)] == expected
+        if not expected:
+            break
+        canonical_cell, _ = rnd.choice(expected)
+        row, col = rnd.choice(rules.group_at(b, canonical_cell))  # any cell of the group, not only its first
+        index = col * b.height + (b.height - 1 - row)
+        _, first, last, emptied = K.remove_settle(cells, b.width, b.height, index, stack, low)
+        zone = K.dirty_zone(b.width, b.height, first, last, emptied, low, dirty_low)
+        b = rules.apply(b, (row, col))
+
+
 def brute_force_fewest(b, memo=None):
     """Plain-Python exhaustive search for the fewest cells left (tiny boards only)."""
     memo = {} if memo is None else memo

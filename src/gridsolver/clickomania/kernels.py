@@ -119,15 +119,187 @@ def find_groups(cells, width, height, label, sizes, reps, stack):
 
 
 @njit(cache=True)
-def remove_at(cells, width, height, start, stack):
-    """Remove the group containing ``start`` and settle, in place; returns the cells removed.
+def dirty_zone(width, height, first, last, emptied, low, dirty_low):
+    """Where a move (see :func:`remove_settle`) may have changed a group: columns ``lo..hi`` (returned)
+    from height ``dirty_low[c]`` up: every changed cell and every neighbour of one."""
+    lo = max(first - 1, 0)
+    if emptied:  # the columns right of the group moved left
+        for c in range(lo, width):
+            dirty_low[c] = 0
+        return lo, width - 1
+    hi = min(last + 1, width - 1)
+    for c in range(lo, hi + 1):
+        d = height
+        if first <= c <= last:
+            d = low[c] - 1  # the cell under the lowest change is a neighbour
+        if first <= c - 1 <= last:
+            d = min(d, low[c - 1])
+        if first <= c + 1 <= last:
+            d = min(d, low[c + 1])
+        dirty_low[c] = max(d, 0)
+    return lo, hi
+
+
+@njit(cache=True)
+def _single(cells, width, height, i, c, h):
+    colour = cells[i]
+    return ((h + 1 == height or cells[i + 1] != colour)
+            and (c + 1 == width or cells[i + height] != colour)
+            and (h == 0 or cells[i - 1] != colour)
+            and (c == 0 or cells[i - height] != colour))
+
+
+# a tracked group is one int64, ordered as its canonical cell: cell << 40 | size << 24 | first column
+# << 16 | last column << 8 | top height (boards are at most 64 x 64)
+@njit(cache=True)
+def _group_record(rep, size, first, last, top):
+    return (np.int64(rep) << 40) | (np.int64(size) << 24) | (first << 16) | (last << 8) | top
+
+
+@njit(cache=True)
+def _flood(cells, width, height, start, seen, stamp, stack, found, new):
+    """Mark the group at ``start`` with ``stamp`` and file its record in ``found``, which is kept in
+    order; returns the new count."""
+    colour = cells[start]
+    seen[start] = stamp
+    stack[0] = start
+    top = 1
+    size = 0
+    rep = start
+    first = width
+    last = 0
+    high = 0
+    while top > 0:
+        top -= 1
+        j = stack[top]
+        size += 1
+        rep = min(rep, j)
+        jc = j // height
+        jh = j - jc * height
+        first = min(first, jc)
+        last = max(last, jc)
+        high = max(high, jh)
+        if jh > 0 and cells[j - 1] == colour and seen[j - 1] != stamp:
+            seen[j - 1] = stamp
+            stack[top] = j - 1
+            top += 1
+        if jh + 1 < height and cells[j + 1] == colour and seen[j + 1] != stamp:
+            seen[j + 1] = stamp
+            stack[top] = j + 1
+            top += 1
+        if jc > 0 and cells[j - height] == colour and seen[j - height] != stamp:
+            seen[j - height] = stamp
+            stack[top] = j - height
+            top += 1
+        if jc + 1 < width and cells[j + height] == colour and seen[j + height] != stamp:
+            seen[j + height] = stamp
+            stack[top] = j + height
+            top += 1
+    record = _group_record(rep, size, first, last, high)
+    g = new
+    while g > 0 and found[g - 1] > record:  # groups reaching left of the scan come out of order
+        found[g] = found[g - 1]
+        g -= 1
+    found[g] = record
+    return new + 1
+
+
+@njit(cache=True)
+def refresh_groups(cells, width, height, lo_col, hi_col, dirty_low, seen, stamp, tracked, count, found, redo,
+                   stack):
+    """Bring the list of groups of two or more cells up to date after a move; returns its length.
+
+    ``tracked[:count]`` holds each group's record (:func:`_group_record`) in
+    the order of their canonical cells (the order :func:`find_groups` labels
+    them in). A move changes groups only through the dirty zone
+    (:func:`dirty_zone`; everything, from ``lo_col`` 0 and ``dirty_low`` 0,
+    to start afresh): a group whose box misses it stands; a group whose box
+    meets it is dropped and found again, by a scan of the zone or, when its
+    canonical cell lies outside the zone, from that cell. Flood fills mark
+    cells with ``stamp``, which must be new to ``seen``.
+    """
+    kept = 0
+    redone = 0
+    for g in range(count):
+        record = tracked[g]
+        first = (record >> 16) & 0xFF
+        last = (record >> 8) & 0xFF
+        meets = False
+        if last >= lo_col and first <= hi_col:
+            high = record & 0xFF
+            for c in range(max(first, lo_col), min(last, hi_col) + 1):
+                meets = meets or high >= dirty_low[c]
+        if not meets:
+            tracked[kept] = record
+            kept += 1
+            continue
+        rep = record >> 40
+        if not (lo_col <= first <= hi_col and rep - first * height >= dirty_low[first]):
+            redo[redone] = rep  # outside the zone the cell did not change, but its group may have
+            redone += 1
+    new = 0
+    for c in range(lo_col, hi_col + 1):
+        base = c * height
+        if cells[base] == EMPTY:
+            break
+        for h in range(dirty_low[c], height):
+            i = base + h
+            if cells[i] == EMPTY:
+                break
+            if seen[i] != stamp and not _single(cells, width, height, i, c, h):
+                new = _flood(cells, width, height, i, seen, stamp, stack, found, new)
+    for r in range(redone):
+        i = redo[r]
+        c = i // height
+        if seen[i] != stamp and not _single(cells, width, height, i, c, i - c * height):
+            new = _flood(cells, width, height, i, seen, stamp, stack, found, new)
+    # merge the kept and the found groups, from the back so the kept ones are not overwritten
+    a = kept - 1
+    b = new - 1
+    for out in range(kept + new - 1, -1, -1):
+        if b < 0:
+            break
+        if a >= 0 and tracked[a] > found[b]:
+            tracked[out] = tracked[a]
+            a -= 1
+        else:
+            tracked[out] = found[b]
+            b -= 1
+    return kept + new
+
+
+@njit(cache=True)
+def tracked_moves(cells, tracked, count, tabu, out_moves, out_sizes):
+    """The tracked groups not of the ``tabu`` colour, or all of them when only that colour is left,
+    as moves (canonical cells) and sizes; returns how many."""
+    k = 0
+    for g in range(count):
+        rep = tracked[g] >> 40
+        if cells[rep] != tabu:
+            out_moves[k] = rep
+            out_sizes[k] = (tracked[g] >> 24) & 0xFFFF
+            k += 1
+    if k == 0:
+        for g in range(count):
+            out_moves[k] = tracked[g] >> 40
+            out_sizes[k] = (tracked[g] >> 24) & 0xFFFF
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def remove_settle(cells, width, height, start, stack, low):
+    """Remove the group containing ``start`` and settle, in place.
 
     Only the columns the group touched can fall, and only the columns from the
-    first of them on can move left, so settling is limited to those.
+    first of them on can move left, so settling is limited to those. Returns
+    (cells removed, first and last column of the group, whether a column
+    emptied and the ones right of it moved left); ``low[c]`` for the group's
+    columns is the lowest height whose cell changed (nothing below it fell).
     """
     colour = cells[start]
     if colour == EMPTY:
-        return 0
+        return 0, 0, -1, False
     cells[start] = EMPTY
     stack[0] = start
     top = 1
@@ -162,11 +334,14 @@ def remove_at(cells, width, height, start, stack):
     for c in range(first, last + 1):  # gravity
         base = c * height
         write = 0
+        low[c] = height
         for h in range(height):
             v = cells[base + h]
             if v != EMPTY:
                 cells[base + write] = v
                 write += 1
+            elif low[c] == height:
+                low[c] = h
         for h in range(write, height):
             cells[base + h] = EMPTY
         emptied = emptied or write == 0
@@ -182,7 +357,13 @@ def remove_at(cells, width, height, start, stack):
             c += 1
         for i in range(target * height, c * height):
             cells[i] = EMPTY
-    return removed
+    return removed, first, last, emptied
+
+
+@njit(cache=True)
+def remove_at(cells, width, height, start, stack):
+    """Remove the group containing ``start`` and settle, in place; returns the cells removed."""
+    return remove_settle(cells, width, height, start, stack, stack)[0]  # the stack is free for the lows
 
 
 @njit(cache=True)
@@ -823,6 +1004,20 @@ def _move_codes(state, n, k, moves, label, keys, mask, group_hash, out):
 
 
 @njit(cache=True)
+def _next_moves(state, width, height, tabu, zone, dirty_low, tracking, stamp, label, sizes, reps, stack,
+                tracked, count, found, redo, moves, msizes):
+    """The allowed moves of ``state`` (see :func:`_allowed_moves`); returns (their number, the
+    tracked group count). With ``tracking`` the groups are kept up to date by
+    :func:`refresh_groups` over the dirty ``zone`` (``label`` serves as its stamps); else they are
+    found from scratch."""
+    if tracking:
+        count = refresh_groups(state, width, height, zone[0], zone[1], dirty_low, label, stamp, tracked,
+                               count, found, redo, stack)
+        return tracked_moves(state, tracked, count, tabu, moves, msizes), count
+    return _allowed_moves(state, width, height, tabu, label, sizes, reps, stack, moves, msizes), 0
+
+
+@njit(cache=True)
 def policy_playout(start, width, height, policy, tabu, penalty, seq, state, label, sizes, reps, stack,
                    moves, msizes, weights, keys, mask, group_hash, mcodes):
     """A game from ``start`` choosing each allowed move with probability proportional to
@@ -835,8 +1030,19 @@ def policy_playout(start, width, height, policy, tabu, penalty, seq, state, labe
     for i in range(n):
         if state[i] != EMPTY:
             left += 1
+    # (colour, cell) codes need no labels, so the groups are tracked from move to move
+    tracking = keys.shape[0] == 0
+    tracked = np.empty(n, np.int64)
+    found = np.empty(n, np.int64)
+    redo = np.empty(n, np.int32)
+    low = np.empty(width, np.int32)
+    dirty_low = np.zeros(width, np.int32)
+    label[:] = 0
+    count = 0
+    zone = (0, width - 1)
     while True:
-        k = _allowed_moves(state, width, height, tabu, label, sizes, reps, stack, moves, msizes)
+        k, count = _next_moves(state, width, height, tabu, zone, dirty_low, tracking, length + 1, label,
+                               sizes, reps, stack, tracked, count, found, redo, moves, msizes)
         if k == 0:
             break
         _move_codes(state, n, k, moves, label, keys, mask, group_hash, mcodes)
@@ -859,7 +1065,8 @@ def policy_playout(start, width, height, policy, tabu, penalty, seq, state, labe
         length += 1
         points += (msizes[pick] - 2) * (msizes[pick] - 2)
         left -= msizes[pick]
-        remove_at(state, width, height, moves[pick], stack)
+        _, first, last, emptied = remove_settle(state, width, height, moves[pick], stack, low)
+        zone = dirty_zone(width, height, first, last, emptied, low, dirty_low)
     return points + _terminal_bonus(left, penalty), length
 
 
@@ -874,17 +1081,28 @@ def sequence_codes(start, width, height, seq, length, tabu, state, label, sizes,
     """
     n = width * height
     state[:] = start
+    tracking = keys.shape[0] == 0
+    tracked = np.empty(n, np.int64)
+    found = np.empty(n, np.int64)
+    redo = np.empty(n, np.int32)
+    low = np.empty(width, np.int32)
+    dirty_low = np.zeros(width, np.int32)
+    label[:] = 0
+    count = 0
+    zone = (0, width - 1)
     total = 0
     for step in range(length):
         step_start[step] = total
-        k = _allowed_moves(state, width, height, tabu, label, sizes, reps, stack, moves, msizes)
+        k, count = _next_moves(state, width, height, tabu, zone, dirty_low, tracking, step + 1, label, sizes,
+                               reps, stack, tracked, count, found, redo, moves, msizes)
         _move_codes(state, n, k, moves, label, keys, mask, group_hash, mcodes)
         for m in range(k):
             codes[total] = mcodes[m]
             total += 1
             if moves[m] == seq[step]:
                 chosen[step] = mcodes[m]
-        remove_at(state, width, height, seq[step], stack)
+        _, first, last, emptied = remove_settle(state, width, height, seq[step], stack, low)
+        zone = dirty_zone(width, height, first, last, emptied, low, dirty_low)
     step_start[length] = total
     return total
 
