@@ -47,8 +47,10 @@ def samegame(quick: bool) -> Table:
     table.notes.append("Goal at 60 s per position: above 77,934 (NMCS level 3), then 80,030 (NRPA). This run "
                        f"used {per_position:g} s per position, {budget_note}: `gridsolver samegame solve "
                        f"standard-20 --time {per_position:g} --workers {WORKERS} --seed {SEED}`. Every game "
-                       "replayed under the rules. With one seed the timed searches nearly repeat themselves; "
-                       "another seed is another sample, a few hundred points apart per position. "
+                       "replayed under the rules. A run is one sample even with a fixed seed: where a timed "
+                       "run stops depends on the machine, so positions with rated colours move by a few "
+                       "hundred points between runs (two runs of the same code with seed 0 gave 79,051 and "
+                       "78,287). "
                        "Per-position scores: "
                        + ", ".join(str(s) for s in scores) + ".")
     return table

@@ -1,0 +1,123 @@
+"""SameGame kernel speed (issue 5): group upkeep per move and NRPA playouts per second.
+
+Group upkeep replays the same recorded playout games twice: once finding
+every group afresh before each move (`kernels.find_groups`, what the
+playouts did before) and once keeping the groups up to date through each
+move's dirty zone (`kernels.refresh_groups`, what they do now). The NRPA
+rate is one level-3 run on one core (`kernels.nrpa`), adaptation included.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from gridsolver.clickomania import kernels as K
+from gridsolver.clickomania import rules
+from gridsolver.core.boards import split_boards
+from runner import Table
+
+GAMES = 50  # recorded playout games per position
+NRPA_SECONDS = 5.0
+
+
+@njit(cache=True)
+def _afresh(start, width, height, games, lengths, repeats):
+    n = width * height
+    state = np.empty(n, np.int8)
+    label, sizes = np.empty(n, np.int32), np.empty(n, np.int32)
+    reps, stack = np.empty(n, np.int32), np.empty(n, np.int32)
+    groups = 0
+    for r in range(repeats):
+        game = r % games.shape[0]
+        state[:] = start
+        for t in range(lengths[game]):
+            groups += K.find_groups(state, width, height, label, sizes, reps, stack)
+            K.remove_at(state, width, height, games[game, t], stack)
+    return groups
+
+
+@njit(cache=True)
+def _kept_up(start, width, height, games, lengths, repeats):
+    n = width * height
+    state = np.empty(n, np.int8)
+    seen = np.zeros(n, np.int32)
+    redo, stack = np.empty(n, np.int32), np.empty(n, np.int32)
+    tracked, found = np.empty(n, np.int64), np.empty(n, np.int64)
+    low, dirty_low = np.empty(width, np.int32), np.zeros(width, np.int32)
+    groups = 0
+    stamp = 0
+    for r in range(repeats):
+        game = r % games.shape[0]
+        state[:] = start
+        dirty_low[:] = 0
+        zone = (0, width - 1)
+        count = 0
+        for t in range(lengths[game]):
+            stamp += 1
+            count = K.refresh_groups(state, width, height, zone[0], zone[1], dirty_low, seen, stamp, tracked,
+                                     count, found, redo, stack)
+            groups += count
+            _, first, last, emptied = K.remove_settle(state, width, height, games[game, t], stack, low)
+            zone = K.dirty_zone(width, height, first, last, emptied, low, dirty_low)
+    return groups
+
+
+def _record_games(board: rules.Board, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Games of flat-policy playouts with the most frequent colour tabu."""
+    width, height = board.width, board.height
+    n = width * height
+    cells = K.to_cells(board.grid)
+    tabu = K.most_frequent_colour(cells, np.zeros(K.MAX_COLOURS_CODE, np.int64))
+    policy = np.zeros(K.MAX_COLOURS_CODE * n)
+    games = np.zeros((GAMES, n), np.int32)
+    lengths = np.zeros(GAMES, np.int64)
+    scratch = [np.empty(n, np.int32) for _ in range(6)]
+    K.seed_kernels(seed)
+    for g in range(GAMES):
+        state = np.empty(n, np.int8)
+        _, length = K.policy_playout(cells, width, height, policy, tabu, False, games[g], state, *scratch,
+                                     np.empty(n), np.empty(0, np.int64), 0, np.empty(n, np.int64),
+                                     np.empty(n, np.int64))
+        lengths[g] = length
+    return cells, games, lengths
+
+
+def _per_move_us(kernel, cells, width, height, games, lengths) -> float:
+    kernel(cells, width, height, games, lengths, 1)  # compile / load
+    repeats = 2000
+    start = time.perf_counter()
+    kernel(cells, width, height, games, lengths, repeats)
+    elapsed = time.perf_counter() - start
+    moves = int(sum(lengths[r % GAMES] for r in range(repeats)))
+    return elapsed / moves * 1e6
+
+
+def speed(quick: bool) -> list[Table]:
+    boards = [rules.parse(b) for b in split_boards(rules.named("standard-20"), "standard-20", rules.COMMENT)]
+    boards = boards[:2 if quick else 5]
+    upkeep = Table("Group upkeep per move (standard-20, flat-policy playout games)",
+                   ["position", "moves per game", "found afresh (µs)", "kept up to date (µs)", "speed-up"])
+    rates = Table("NRPA playouts per second, one core", ["position", "seconds", "playouts", "per second"])
+    seconds = 1.0 if quick else NRPA_SECONDS
+    for number, board in enumerate(boards, 1):
+        cells, games, lengths = _record_games(board, seed=number)
+        afresh = _per_move_us(_afresh, cells, board.width, board.height, games, lengths)
+        kept = _per_move_us(_kept_up, cells, board.width, board.height, games, lengths)
+        upkeep.add(number, f"{lengths.mean():.1f}", f"{afresh:.3f}", f"{kept:.3f}", f"{afresh / kept:.2f}x")
+        path = np.zeros(board.width * board.height, np.int32)
+        K.nrpa(cells, board.width, board.height, 1, 10, False, 1, time.monotonic_ns() + 10**9, 100, path)
+        start = time.perf_counter()
+        _, _, playouts = K.nrpa(cells, board.width, board.height, 3, 100, False, 1,
+                                time.monotonic_ns() + int(seconds * 1e9), 1 << 62, path)
+        elapsed = time.perf_counter() - start
+        rates.add(number, f"{elapsed:.1f}", playouts, f"{playouts / elapsed:,.0f}")
+    upkeep.notes.append("Both columns include the removal and settling of each move and replay the same "
+                        f"{GAMES} recorded games per position.")
+    return [upkeep, rates]
+
+
+def run(quick: bool) -> list[Table]:
+    return speed(quick)
