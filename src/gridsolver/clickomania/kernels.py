@@ -1004,6 +1004,23 @@ def _move_codes(state, n, k, moves, label, keys, mask, group_hash, out):
 
 
 @njit(cache=True)
+def _start_tracking(n, width, label):
+    """Arrays for :func:`refresh_groups` (the tracked and found records, the groups to flood again,
+    each move's lows and dirty zone) and a first zone that is the whole board; ``label`` is
+    cleared to serve as the stamps."""
+    label[:] = 0
+    return (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int32), np.empty(width, np.int32),
+            np.zeros(width, np.int32), (0, width - 1))
+
+
+@njit(cache=True)
+def _play_tracked(state, width, height, move, stack, low, dirty_low):
+    """Play ``move`` and return the dirty zone it leaves (:func:`dirty_zone`)."""
+    _, first, last, emptied = remove_settle(state, width, height, move, stack, low)
+    return dirty_zone(width, height, first, last, emptied, low, dirty_low)
+
+
+@njit(cache=True)
 def _next_moves(state, width, height, tabu, zone, dirty_low, tracking, stamp, label, sizes, reps, stack,
                 tracked, count, found, redo, moves, msizes):
     """The allowed moves of ``state`` (see :func:`_allowed_moves`); returns (their number, the
@@ -1032,14 +1049,8 @@ def policy_playout(start, width, height, policy, tabu, penalty, seq, state, labe
             left += 1
     # (colour, cell) codes need no labels, so the groups are tracked from move to move
     tracking = keys.shape[0] == 0
-    tracked = np.empty(n, np.int64)
-    found = np.empty(n, np.int64)
-    redo = np.empty(n, np.int32)
-    low = np.empty(width, np.int32)
-    dirty_low = np.zeros(width, np.int32)
-    label[:] = 0
+    tracked, found, redo, low, dirty_low, zone = _start_tracking(n, width, label)
     count = 0
-    zone = (0, width - 1)
     while True:
         k, count = _next_moves(state, width, height, tabu, zone, dirty_low, tracking, length + 1, label,
                                sizes, reps, stack, tracked, count, found, redo, moves, msizes)
@@ -1065,8 +1076,7 @@ def policy_playout(start, width, height, policy, tabu, penalty, seq, state, labe
         length += 1
         points += (msizes[pick] - 2) * (msizes[pick] - 2)
         left -= msizes[pick]
-        _, first, last, emptied = remove_settle(state, width, height, moves[pick], stack, low)
-        zone = dirty_zone(width, height, first, last, emptied, low, dirty_low)
+        zone = _play_tracked(state, width, height, moves[pick], stack, low, dirty_low)
     return points + _terminal_bonus(left, penalty), length
 
 
@@ -1081,15 +1091,10 @@ def sequence_codes(start, width, height, seq, length, tabu, state, label, sizes,
     """
     n = width * height
     state[:] = start
+    # (colour, cell) codes need no labels, so the groups are tracked from move to move
     tracking = keys.shape[0] == 0
-    tracked = np.empty(n, np.int64)
-    found = np.empty(n, np.int64)
-    redo = np.empty(n, np.int32)
-    low = np.empty(width, np.int32)
-    dirty_low = np.zeros(width, np.int32)
-    label[:] = 0
+    tracked, found, redo, low, dirty_low, zone = _start_tracking(n, width, label)
     count = 0
-    zone = (0, width - 1)
     total = 0
     for step in range(length):
         step_start[step] = total
@@ -1101,8 +1106,7 @@ def sequence_codes(start, width, height, seq, length, tabu, state, label, sizes,
             total += 1
             if moves[m] == seq[step]:
                 chosen[step] = mcodes[m]
-        _, first, last, emptied = remove_settle(state, width, height, seq[step], stack, low)
-        zone = dirty_zone(width, height, first, last, emptied, low, dirty_low)
+        zone = _play_tracked(state, width, height, seq[step], stack, low, dirty_low)
     step_start[length] = total
     return total
 
