@@ -160,6 +160,8 @@ def _group_record(rep, size, first, last, top):
 def _flood(cells, width, height, start, seen, stamp, stack, found, new):
     """Mark the group at ``start`` with ``stamp`` and file its record in ``found``, which is kept in
     order; returns the new count."""
+    # find_groups keeps its own copy of this flood fill: with one shared helper returning the group's
+    # numbers, group finding measured 1.7x slower (1.13 -> 1.93 us on a full 15 x 15 board)
     colour = cells[start]
     seen[start] = stamp
     stack[0] = start
