@@ -81,10 +81,7 @@ def find_groups(cells, width, height, label, sizes, reps, stack):
                 continue
             label[i] = count
             reps[count] = i
-            if ((h + 1 == height or cells[i + 1] != colour)
-                    and (c + 1 == width or cells[i + height] != colour)
-                    and (h == 0 or cells[i - 1] != colour)
-                    and (c == 0 or cells[i - height] != colour)):
+            if _single(cells, width, height, i, c, h):
                 sizes[count] = 1
                 count += 1
                 continue
@@ -142,6 +139,7 @@ def dirty_zone(width, height, first, last, emptied, low, dirty_low):
 
 @njit(cache=True)
 def _single(cells, width, height, i, c, h):
+    """Whether cell ``i`` (column ``c``, height ``h``) has no neighbour of its colour."""
     colour = cells[i]
     return ((h + 1 == height or cells[i + 1] != colour)
             and (c + 1 == width or cells[i + height] != colour)
