@@ -10,11 +10,11 @@ from __future__ import annotations
 import os
 import time
 
-from gridsolver.bunny.cli import CHALLENGE_FILES, named_board
+from gridsolver import bunny
+from gridsolver.bunny.challenge import challenge_row
+from gridsolver.bunny.game import CHALLENGE_FILES
 from gridsolver.bunny.generate import random_board
-from gridsolver.bunny.rules import board_from_text, token_count
-from gridsolver.bunny.search import challenge_row, solve
-from gridsolver.core.budget import Budget
+from gridsolver.bunny.rules import token_count
 from runner import Table
 
 PUBLISHED = (2, 4, 4, 5, 5, 4, 8, 8, 6, 6, 7, 8)  # the published solver's tokens per board
@@ -24,7 +24,7 @@ QUICK_SEEDS = {50: (1,), 200: (1,), 400: (1,)}
 
 def _warm_up() -> None:
     """Load the compiled kernels once, so per-board times are search times."""
-    solve(board_from_text("S##\n  #"), Budget(time_s=60))
+    bunny.solve(bunny.read("S##\n  #"), time=60)
 
 
 def challenge_table() -> Table:
@@ -34,8 +34,7 @@ def challenge_table() -> Table:
     seconds = 0.0
     proved = 0
     for name, theirs in zip(CHALLENGE_FILES, PUBLISHED, strict=True):
-        board = board_from_text(named_board(f"challenge/{name}"), name)
-        row = challenge_row(board, Budget(time_s=60), name)
+        row = challenge_row(bunny.named(name), name, 60.0, 2048.0)
         table.add(name, row["squares"], row["score"], theirs, row["status"], row["seconds"],
                   f"`{row['program']}`")
         total += row["score"]
@@ -59,7 +58,7 @@ def random_table(quick: bool) -> Table:
         for seed in seeds:
             made = random_board(seed, squares)
             start = time.perf_counter()
-            result = solve(made.board, Budget(time_s=60))
+            result = bunny.solve(made.board, time=60)
             elapsed = time.perf_counter() - start
             worst = max(worst, elapsed)
             table.add(squares, seed, token_count(made.program), result.score, result.status,

@@ -7,43 +7,37 @@ modules must not import numba at module level.
 
 from __future__ import annotations
 
-import importlib
 import sys
 from typing import Any
 
 import click
 
 from gridsolver import __version__
-from gridsolver.core.cliutil import UserError
+from gridsolver.core.cliutil import UserError, json_option
 from gridsolver.core.errors import InputError
-
-# name -> (module holding a click group called ``group``, one-line help)
-GAME_GROUPS: dict[str, tuple[str, str]] = {
-    "bunny": ("gridsolver.bunny.cli", "Hopping Bunny: shortest tile programs that mark every square."),
-    "pegs": ("gridsolver.pegs.cli", "Peg solitaire: classic boards and comesolo squares."),
-    "clickomania": ("gridsolver.clickomania.cli", "Clickomania: clear the board or prove it cannot be."),
-    "samegame": ("gridsolver.clickomania.samegame_cli", "SameGame: maximise the score."),
-    "ratrace": ("gridsolver.ratrace.cli", "The Genetic Rat Race: controller, players, tournaments."),
-}
+from gridsolver.games import GAMES, cli_group
 
 
 class GameGroup(click.Group):
     """The top-level group: imports game groups lazily and turns input errors into exit 2."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(GAME_GROUPS) + super().list_commands(ctx)
+        return list(GAMES) + super().list_commands(ctx)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name not in GAME_GROUPS:
+        if name not in GAMES:
             return super().get_command(ctx, name)
-        module = importlib.import_module(GAME_GROUPS[name][0])
-        return module.group
+        group: click.Command = cli_group(name)
+        return group
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # Help text straight from the table: listing games imports none of them.
         with formatter.section("Games"):
-            formatter.write_dl([(name, help_) for name, (_, help_) in GAME_GROUPS.items()])
-        super().format_commands(ctx, formatter)
+            formatter.write_dl(list(GAMES.items()))
+        others = [(name, self.commands[name].get_short_help_str(60)) for name in sorted(self.commands)]
+        if others:
+            with formatter.section("Commands"):
+                formatter.write_dl(others)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -61,6 +55,17 @@ def cli() -> None:
     answer is proved optimal or only the best found. Use --json for
     machine-readable output and --help on any command.
     """
+
+
+@cli.command("boards")
+@click.argument("games", nargs=-1, metavar="[GAME]...")
+@json_option
+def boards(games: tuple[str, ...], as_json: bool) -> None:
+    """List the boards and sets shipped with gridsolver (of every game, or of GAME)."""
+    from gridsolver.core.commands import print_boards
+    from gridsolver.games import game
+
+    print_boards([game(name) for name in (games or tuple(GAMES))], as_json)
 
 
 def main(argv: list[str] | None = None) -> None:

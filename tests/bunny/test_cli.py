@@ -68,12 +68,14 @@ def test_bad_program_and_missing_file_exit_2():
     assert missing.exit_code == 2 and "no such file" in missing.output
 
 
-def test_unsolvable_board_exits_2_with_status(tmp_path):
+def test_unreachable_square_is_impossible_and_exits_1(tmp_path):
     path = tmp_path / "split.txt"
     path.write_text("S#  #\n")
     result = invoke("solve", str(path), "--json")
-    assert result.exit_code == 2
-    assert json.loads(result.output)["status"] == "unsolvable"
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert data["status"] == "impossible" and data["solution"] is None and not data["verified"]
+    assert "row 1 column 5" in data["proof"]
 
 
 def test_random_is_deterministic_and_its_board_is_solvable():

@@ -76,23 +76,45 @@ def test_simulator_matches_a_naive_interpreter_on_random_programs():
         assert (run.solved, run.steps, run.order) == (solved, steps, order), program
 
 
-def test_puzzle_interface_replays_a_solution_move_by_move():
+def test_moves_one_token_at_a_time_reach_what_the_simulator_reaches():
+    from gridsolver.bunny.game import GAME
     from gridsolver.bunny.notation import parse_program
-    from gridsolver.bunny.rules import BunnyPuzzle, flatten
-    from gridsolver.core.boards import split_boards
+    from gridsolver.bunny.rules import flatten
     from gridsolver.core.errors import InputError
-    from gridsolver.core.game import replay
+    from gridsolver.core.game import replay_moves
 
-    puzzle = BunnyPuzzle()
-    text = puzzle.named("challenge/04")
-    position = puzzle.parse(split_boards(text, "level4")[0])
-    assert puzzle.format(position) == text.strip("\n")
-    moves = flatten(parse_program("LOOP(17){F LOOP(7){F L}}"))
-    steps = simulate(position.board, parse_program("LOOP(17){F LOOP(7){F L}}")).steps
-    final = replay(puzzle, position, moves[:steps])
-    assert final.complete and list(puzzle.legal_moves(final)) == []
-    assert not replay(puzzle, position, moves[: steps - 1]).complete
-    with pytest.raises(InputError):
-        puzzle.apply(final, "F")
-    with pytest.raises(InputError):
-        puzzle.apply(position, "X")
+    board = GAME.named("challenge/04")
+    assert GAME.format(board) == GAME.named_text("challenge/04")
+    program = parse_program("LOOP(17){F LOOP(7){F L}}")
+    moves = flatten(program)
+    steps = simulate(board, program).steps
+    final = replay_moves(GAME, board, moves[:steps])
+    assert not final.targets() and GAME.moves(final) == []
+    assert GAME.moves(replay_moves(GAME, board, moves[: steps - 1])) == ["F", "L", "R"]
+    with pytest.raises(InputError, match="already marked"):
+        GAME.apply(final, "F")
+    with pytest.raises(InputError, match="unknown move 'X'"):
+        GAME.apply(board, "X")
+
+
+@pytest.mark.parametrize("direction", ["south", "west", "north"])
+def test_a_turned_bunny_round_trips_and_is_solved_as_the_turned_board(direction):
+    from gridsolver.bunny.game import GAME
+    from gridsolver.bunny.rules import facing_east
+
+    text = f"facing: {direction}\n S#\n ##\n##O"
+    board = GAME.read(text)
+    assert GAME.read(GAME.format(board)) == board and GAME.format(board) == text
+    turned = facing_east(board)
+    assert turned.direction == 0 and turned.size == board.size and len(turned.premarked) == 2
+    result = GAME.solve(board, time=10)
+    assert result.verified and result.status == "optimal"
+    # the same program solves the turned board facing east, and with the same token count
+    assert GAME.solve(turned, time=10).score == result.score
+    assert simulate(turned, parse_program_(result.solution)).solved
+
+
+def parse_program_(text):
+    from gridsolver.bunny.notation import parse_program
+
+    return parse_program(text)

@@ -2,23 +2,21 @@ import random
 
 import pytest
 
-from gridsolver.bunny.cli import named_board
+from gridsolver import bunny
 from gridsolver.bunny.notation import parse_program
 from gridsolver.bunny.rules import board_from_text, simulate, token_count
-from gridsolver.bunny.search import solve
-from gridsolver.core.budget import Budget
 
 from .helpers import brute_force_optimum, random_connected_board
 
 
 def _challenge(number):
-    return board_from_text(named_board(f"challenge/{number:02d}"), f"challenge/{number:02d}")
+    return bunny.named(f"challenge/{number:02d}")
 
 
 @pytest.mark.parametrize("number, tokens", [(1, 2), (2, 4), (3, 4), (4, 5), (5, 5), (6, 4)])
 def test_known_optimum_of_the_six_levels(number, tokens):
     board = _challenge(number)
-    result = solve(board, Budget(time_s=60))
+    result = bunny.solve(board, time=60)
     assert result.status == "optimal" and result.score == tokens
     unit = "token" if tokens == 2 else "tokens"
     assert result.proof == (f"optimal: no program of {tokens - 1} {unit} solves this board, "
@@ -31,7 +29,7 @@ def test_known_optimum_of_the_six_levels(number, tokens):
 
 def test_finite_form_has_the_smallest_final_count():
     board = _challenge(4)
-    finite = parse_program(solve(board, Budget(time_s=60)).details["finite_form"])
+    finite = parse_program(bunny.solve(board, time=60).details["finite_form"])
     last = finite[-1]
     assert last.count is not None
     smaller = finite[:-1] + (type(last)(last.count - 1, last.body),)
@@ -46,7 +44,7 @@ def test_optimum_agrees_with_brute_force_on_tiny_boards():
         board = random_connected_board(rng, rng.randint(1, 3), rng.randint(2, 4))
         if not board.targets():
             continue
-        result = solve(board, Budget(time_s=30))
+        result = bunny.solve(board, time=30)
         assert result.status == "optimal"
         brute = brute_force_optimum(board, max_tokens=min(result.score, 4), max_count=8)
         if result.score <= 4:
@@ -68,7 +66,7 @@ def _loops(program):
 
 def test_all_lists_distinct_shortest_programs():
     board = _challenge(2)
-    result = solve(board, Budget(time_s=30), limit=10)
+    result = bunny.solve(board, time=30, all=True, limit=10)
     listed = result.details["all"]
     assert len(listed) == len(set(listed)) >= 2
     for text in listed:
@@ -78,22 +76,22 @@ def test_all_lists_distinct_shortest_programs():
 
 def test_unreachable_square_is_unsolvable_without_searching():
     board = board_from_text("S#.#\n##..")
-    result = solve(board, Budget(time_s=1))
-    assert result.status == "unsolvable"
+    result = bunny.solve(board, time=1)
+    assert result.status == "impossible"
     assert "row 1 column 4" in result.proof and result.details["unreachable"] == [[1, 4]]
 
 
 def test_all_marked_board_needs_no_tokens():
-    result = solve(board_from_text("SO\nOO"), Budget(time_s=1))
+    result = bunny.solve(board_from_text("SO\nOO"), time=1)
     assert result.status == "optimal" and result.score == 0
 
 
 def test_tiny_budgets_stop_honestly_with_a_verified_answer():
     board = _challenge(12)
-    by_nodes = solve(board, Budget(time_s=60, nodes=5000))
-    assert by_nodes.status == "best-found" and by_nodes.stats.stopped_by == "nodes"
-    by_memory = solve(board, Budget(time_s=60, memory_mb=20))
-    assert by_memory.status == "best-found" and by_memory.stats.stopped_by == "memory"
+    by_nodes = bunny.solve(board, time=60, nodes=5000)
+    assert by_nodes.status == "best-found" and by_nodes.stopped == "nodes"
+    by_memory = bunny.solve(board, time=60, memory=20)
+    assert by_memory.status == "best-found" and by_memory.stopped == "memory"
     for result in (by_nodes, by_memory):
         assert result.verified and simulate(board, parse_program(result.solution)).solved
         assert result.proof.startswith("best found: every program of up to")
@@ -107,7 +105,7 @@ def test_optimum_agrees_with_brute_force_up_to_five_tokens():
         board = random_connected_board(rng, rng.randint(2, 4), rng.randint(2, 4), fill=0.8)
         if not board.targets():
             continue
-        result = solve(board, Budget(time_s=60))
+        result = bunny.solve(board, time=60)
         brute = brute_force_optimum(board, max_tokens=min(result.score, 5), max_count=6)
         assert brute is None or brute >= result.score, (board, result.solution)
         finite = parse_program(result.details["finite_form"])
@@ -145,7 +143,7 @@ def _first_covering_level(board, levels):
 def test_top_level_search_agrees_with_the_whole_library(number):
     """The k+1 / k+2 top-level search finds the same optimum as storing every level up to it."""
     board = _challenge(number)
-    result = solve(board, Budget(time_s=60))
+    result = bunny.solve(board, time=60)
     assert _first_covering_level(board, result.score) == result.score
 
 
@@ -156,7 +154,7 @@ def test_top_level_search_agrees_with_the_whole_library_on_random_boards():
         board = random_connected_board(rng, rng.randint(2, 5), rng.randint(2, 5), fill=0.75)
         if not board.targets():
             continue
-        result = solve(board, Budget(time_s=60))
+        result = bunny.solve(board, time=60)
         if result.score <= 6:
             assert _first_covering_level(board, result.score) == result.score, board
             compared.append(result.score)
@@ -168,7 +166,7 @@ def test_the_challenge_scores_64_with_every_board_proved_optimal():
     scores = []
     for number in range(1, 13):
         board = _challenge(number)
-        result = solve(board, Budget(time_s=None))
+        result = bunny.solve(board, time=None)
         assert result.status == "optimal" and result.verified, number
         assert simulate(board, parse_program(result.details["finite_form"])).solved
         scores.append(result.score)

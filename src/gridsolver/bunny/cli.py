@@ -9,88 +9,30 @@ import json
 
 import click
 
-from gridsolver.core.boards import load_boards, read_package_text
-from gridsolver.core.cliutil import (
-    budget_options,
-    json_option,
-    make_budget,
-    seed_option,
-    solve_each,
-    workers_options,
-)
-from gridsolver.core.errors import InputError
+from gridsolver.bunny.game import CHALLENGE, CHALLENGE_FILES, GAME, picture
+from gridsolver.core.commands import game_group
+from gridsolver.core.cliutil import json_option, seed_option, workers_options
 
-CHALLENGE = "challenge"
-CHALLENGE_FILES = (
-    "01-level1", "02-level2", "03-level3", "04-level4", "05-level5", "06-level6",
-    "07-full-12x12", "08-level5-13x13", "09-holey-11x11", "10-holey-10x10",
-    "11-asymmetric-7x7", "12-asymmetric-9x9",
-)
-
-
-def named_board(name: str) -> str | None:
-    """Shipped boards: ``challenge`` (all 12), ``challenge/01``, ``challenge/07-full-12x12``."""
-    if name.rstrip("/") == CHALLENGE:
-        texts = [read_package_text("gridsolver.bunny", f"data/challenge/{f}.txt") for f in CHALLENGE_FILES]
-        return "\n\n".join(t.strip("\n") for t in texts if t)
-    prefix = f"{CHALLENGE}/"
-    if not name.startswith(prefix):
-        return None
-    wanted = name[len(prefix):].removesuffix(".txt")
-    matches = [f for f in CHALLENGE_FILES if f == wanted or f.split("-")[0] == wanted.zfill(2)]
-    if len(matches) != 1:
-        raise InputError(f"{name}: no such file or shipped board (shipped: challenge, "
-                         f"challenge/01 ... challenge/{len(CHALLENGE_FILES):02d})")
-    return read_package_text("gridsolver.bunny", f"data/challenge/{matches[0]}.txt")
-
-
-def _load(paths: tuple[str, ...]):
-    from gridsolver.bunny.rules import parse_board
-
-    return [(text, parse_board(text)) for text in load_boards(paths, comment=None, named=named_board)]
-
-
-@click.group()
-def group() -> None:
+group = game_group(
+    GAME,
     """Hopping Bunny: shortest tile programs that mark every square.
 
     Boards are text: S start (facing east), # unmarked square, O marked
-    square, space or . no square. Shipped boards: challenge, challenge/01 ... challenge/12.
-    """
+    square, space or . no square; an optional first line 'facing: south'
+    turns the bunny. Shipped boards: challenge, challenge/01 ... challenge/12
+    (gridsolver bunny boards).
+    """,
+    solve_options=[
+        click.option("--all", "all", is_flag=True, help="List distinct shortest programs (up to --limit)."),
+        click.option("--limit", type=int, default=None, metavar="N",
+                     help="How many programs --all lists at most (default 20, at most 10000)."),
+    ],
+    picture=picture,
+)
 
 
-@group.command()
-@click.argument("boards", nargs=-1, required=True)
-@budget_options()
-@json_option
-@click.option("--show", is_flag=True, help="Print the board with the order in which squares get marked.")
-@click.option("--all", "all_", is_flag=True, help="List distinct shortest programs (up to --limit).")
-@click.option("--limit", type=click.IntRange(1, 10000), default=20, show_default=True,
-              help="How many programs --all lists at most.")
-def solve(boards: tuple[str, ...], time_s: float | None, memory_mb: float | None, nodes: int | None,
-          as_json: bool, show: bool, all_: bool, limit: int) -> None:
-    """Find the shortest program for each BOARD (a file, '-', or a shipped name) and prove it."""
-    from gridsolver.bunny.render import marking_order
-    from gridsolver.bunny.rules import parse_board
-    from gridsolver.bunny.search import solve as solve_board
-    from gridsolver.core.progress import progress
-
-    texts = load_boards(boards, comment=None, named=named_board)
-    for text in texts:  # every board is read before the first search, so bad input fails fast
-        parse_board(text)
-
-    def one(text):
-        board = parse_board(text)
-        with progress(None, f"bunny {board.name}") as bar:
-            result = solve_board(board, make_budget(time_s, memory_mb, nodes), limit=limit if all_ else 1,
-                                 on_progress=bar.note)
-        if show and result.solution is not None:
-            from gridsolver.bunny.notation import parse_program
-
-            result.details["display"] = marking_order(board, parse_program(result.details["finite_form"]))
-        return result
-
-    raise SystemExit(solve_each(texts, one, as_json))
+def _load(paths: tuple[str, ...]):
+    return [(text, GAME.parse(text)) for text in GAME.texts(paths)]
 
 
 @group.command()
@@ -144,7 +86,7 @@ def bench(time_s: float, memory_mb: float, as_json: bool, workers: int | None, c
     Boards run one at a time unless --workers or --cluster is given (the
     times of parallel boards share the machine).
     """
-    from gridsolver.bunny.search import challenge_job
+    from gridsolver.bunny.challenge import challenge_job
     from gridsolver.core.parallel import parallel_map
 
     boards = [text for text, _ in _load((CHALLENGE,))]

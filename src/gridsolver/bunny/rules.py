@@ -43,8 +43,9 @@ class Board:
     premarked: frozenset[int]
     start: int
     rows: int
-    columns: int
-    name: str = ""
+    columns: int = field(compare=False)  # the widest row as written; trailing spaces do not matter
+    name: str = field(default="", compare=False)
+    direction: int = START_DIRECTION  # where the bunny faces (east on every challenge board)
     _index: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -88,11 +89,29 @@ class Board:
         return sorted(self.squares[s] for s in self.targets() - reach)
 
 
+FACING = "facing:"
+DIRECTION_NAMES = ("east", "south", "west", "north")
+
+
 def parse_board(board: BoardText) -> Board:
-    """Read a board; raise ``board.error`` naming row and column on bad input."""
+    """Read a board; raise ``board.error`` naming row and column on bad input.
+
+    An optional first line ``facing: south`` (east, south, west or north) says
+    where the bunny faces at the start; without it, east, as the rules say.
+    """
     squares: list[tuple[int, int]] = []
     premarked: set[int] = set()
     start: int | None = None
+    direction = START_DIRECTION
+    rows = board.rows
+    if rows and rows[0].strip().lower().startswith(FACING):
+        word = rows[0].strip()[len(FACING):].strip().lower()
+        if word not in DIRECTION_NAMES:
+            raise board.error(f"facing {word!r}: expected one of {', '.join(DIRECTION_NAMES)}", 0)
+        direction = DIRECTION_NAMES.index(word)
+        board = BoardText(board.source, rows[1:], board.first_line + 1, board.index, board.count)
+        if not board.rows:
+            raise board.error("no board after the 'facing:' line")
     for r, row in enumerate(board.rows):
         for c, ch in enumerate(row):
             if ch in (EMPTY, " "):
@@ -111,7 +130,8 @@ def parse_board(board: BoardText) -> Board:
     if start is None:
         raise board.error("no start square 'S'")
     columns = max((len(row) for row in board.rows), default=0)
-    return Board(tuple(squares), frozenset(premarked), start, len(board.rows), columns, board.label)
+    return Board(tuple(squares), frozenset(premarked), start, len(board.rows), columns, board.label,
+                 direction)
 
 
 def board_from_text(text: str, name: str = "<string>") -> Board:
@@ -121,12 +141,33 @@ def board_from_text(text: str, name: str = "<string>") -> Board:
 
 
 def format_board(board: Board, labels: dict[int, str] | None = None) -> str:
-    """The board as text (``parse_board`` reads it back); ``labels`` overrides squares."""
+    """The board as text (``parse_board`` reads it back to an equal board); ``labels`` overrides squares.
+
+    A row without squares is written ``.`` (a blank line would end the board).
+    """
     grid = [[" "] * board.columns for _ in range(board.rows)]
     for i, (r, c) in enumerate(board.squares):
         ch = START if i == board.start else MARKED if i in board.premarked else UNMARKED
         grid[r][c] = labels.get(i, ch) if labels else ch
-    return "\n".join("".join(row).rstrip() for row in grid)
+    lines = ["".join(row).rstrip() or EMPTY for row in grid]
+    if board.direction != START_DIRECTION:
+        lines.insert(0, f"{FACING} {DIRECTION_NAMES[board.direction]}")
+    return "\n".join(lines)
+
+
+def facing_east(board: Board) -> Board:
+    """The same puzzle turned so the bunny faces east (programs are relative, so their answers agree).
+
+    A quarter turn counter-clockwise maps (row, column) to (columns - 1 - column, row)
+    and a heading one step anticlockwise: south becomes east.
+    """
+    while board.direction != START_DIRECTION:
+        squares = [(board.columns - 1 - c, r) for r, c in board.squares]
+        order = sorted(range(len(squares)), key=squares.__getitem__)
+        new_index = {old: new for new, old in enumerate(order)}
+        board = Board(tuple(squares[i] for i in order), frozenset(new_index[q] for q in board.premarked),
+                      new_index[board.start], board.columns, board.rows, board.name, (board.direction + 3) % 4)
+    return board
 
 
 # -- tokens -------------------------------------------------------------------
@@ -171,7 +212,7 @@ class Simulator:
         self.marked = set(board.premarked) | {board.start}
         self.order: list[int] = []
         self.square = board.start
-        self.direction = START_DIRECTION
+        self.direction = board.direction
         self.steps = 0
         self.endless = False
         self.total = board.size
@@ -243,59 +284,6 @@ class Simulator:
 def simulate(board: Board, program: Program) -> Run:
     """Run ``program`` on ``board`` from the start (east), stopping once every square is marked."""
     return Simulator(board).run(program)
-
-
-# -- the shared puzzle interface (gridsolver.core.game.Puzzle) -----------------------------------
-@dataclass(frozen=True)
-class Position:
-    """A board with the bunny's square, direction and the marked squares."""
-
-    board: Board
-    square: int
-    direction: int
-    marked: frozenset[int]
-
-    @classmethod
-    def start(cls, board: Board) -> Position:
-        return cls(board, board.start, START_DIRECTION, board.premarked | {board.start})
-
-    @property
-    def complete(self) -> bool:
-        return len(self.marked) == self.board.size
-
-
-class BunnyPuzzle:
-    """Hopping Bunny in the shared puzzle interface: moves are the tokens F, L and R."""
-
-    name = "bunny"
-    comment = None
-
-    def parse(self, board: BoardText) -> Position:
-        return Position.start(parse_board(board))
-
-    def format(self, position: Position) -> str:
-        return format_board(position.board)
-
-    def legal_moves(self, position: Position) -> Iterable[str]:
-        return () if position.complete else ("F", "L", "R")
-
-    def apply(self, position: Position, move: str) -> Position:
-        from gridsolver.core.errors import InputError
-
-        if move not in ("F", "L", "R"):
-            raise InputError(f"unknown move {move!r} (expected F, L or R)")
-        if position.complete:
-            raise InputError("the level is already complete: no more moves run")
-        if move == "F":
-            square = position.board.neighbour(position.square, position.direction)
-            return Position(position.board, square, position.direction, position.marked | {square})
-        turn = 1 if move == "R" else 3
-        return Position(position.board, position.square, (position.direction + turn) % 4, position.marked)
-
-    def named(self, name: str) -> str | None:
-        from gridsolver.bunny.cli import named_board
-
-        return named_board(name)
 
 
 def flatten(program: Program, unbounded: int = 0) -> list[str]:

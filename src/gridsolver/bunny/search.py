@@ -27,7 +27,7 @@ from gridsolver.bunny.notation import format_program
 from gridsolver.bunny.rules import Board, Loop, Program, Run, simulate, token_count
 from gridsolver.bunny.walk import walk_program
 from gridsolver.core.budget import Budget, peak_rss_mb
-from gridsolver.core.result import SearchStats, SolveResult
+from gridsolver.core.result import Result, Stats
 
 GAME = "bunny"
 DEFAULT_LIMIT = 1
@@ -347,20 +347,20 @@ def _stopped_by(status: int, stats: np.ndarray, budget: Budget) -> str:
 
 
 def solve(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT,
-          on_progress: Callable[[str], None] | None = None) -> SolveResult:
-    """Solve one board and say what is proved."""
+          on_progress: Callable[[str], None] | None = None) -> Result:
+    """Solve one board (facing east) and say what is proved; the caller verifies by replay."""
     start = time.perf_counter()
     unreachable = board.unreachable()
     if unreachable:
         where = ", ".join(f"row {r + 1} column {c + 1}" for r, c in unreachable[:5])
         more = f" and {len(unreachable) - 5} more" if len(unreachable) > 5 else ""
-        return SolveResult(GAME, board.name, "unsolvable", score_name="tokens",
+        return Result(GAME, board.name, "impossible", score_name="tokens",
                            proof=f"no program can reach the square at {where}{more} "
                                  "(not connected to the start)",
                            details={"unreachable": [[r + 1, c + 1] for r, c in unreachable]})
     if not board.targets():
-        return SolveResult(GAME, board.name, "optimal", solution="", score=0, score_name="tokens",
-                           proof="every square is already marked", verified=True)
+        return Result(GAME, board.name, "optimal", solution="", score=0, score_name="tokens",
+                           proof="every square is already marked")
     outcome = search(board, budget, limit, on_progress=on_progress)
     best = outcome.solutions[0]
     k = best.tokens
@@ -373,8 +373,7 @@ def solve(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT,
         status = "best-found"
         proof = (f"best found: every program of up to {_tokens(outcome.exhausted)} was ruled out "
                  f"(for {bound}); {k} tokens found")
-    stats = SearchStats(nodes=outcome.nodes, elapsed_s=time.perf_counter() - start,
-                        peak_memory_mb=peak_rss_mb(), stopped_by=outcome.stopped_by)
+    stats = Stats(nodes=outcome.nodes, elapsed_s=time.perf_counter() - start, peak_memory_mb=peak_rss_mb())
     details = {
         "tokens": k,
         "finite_form": format_program(best.finite),
@@ -385,28 +384,5 @@ def solve(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT,
     }
     if limit > 1:
         details["all"] = [format_program(s.program) for s in outcome.solutions]
-    return SolveResult(GAME, board.name, status, solution=format_program(best.program), score=k,
-                       score_name="tokens", proof=proof, verified=True, stats=stats, details=details)
-
-
-def challenge_row(board: Board, budget: Budget, name: str) -> dict:
-    """One row of the challenge table: the score is 5 x squares when nothing was found."""
-    result = solve(board, budget)
-    solved = result.solution is not None and result.verified
-    return {
-        "board": name,
-        "squares": board.size,
-        "score": result.score if solved else 5 * board.size,
-        "status": result.status,
-        "seconds": round(result.stats.elapsed_s, 3),
-        "program": result.solution if solved else "",
-        "proof": result.proof,
-    }
-
-
-def challenge_job(job: tuple[str, str, float, float]) -> dict:
-    """``challenge_row`` for a parallel map: (board text, name, seconds, megabytes)."""
-    from gridsolver.bunny.rules import board_from_text
-
-    text, name, time_s, memory_mb = job
-    return challenge_row(board_from_text(text, name), Budget(time_s=time_s, memory_mb=memory_mb), name)
+    return Result(GAME, board.name, status, solution=format_program(best.program), score=k, score_name="tokens",
+                  proof=proof, stopped=outcome.stopped_by, stats=stats, details=details)

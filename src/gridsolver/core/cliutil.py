@@ -23,7 +23,9 @@ from gridsolver.core.result import SolveResult
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_OK = 0
+EXIT_NOT_SOLVED = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
 
 
 class UserError(click.ClickException):

@@ -1,52 +1,279 @@
-"""The small interface every puzzle fills in (in the spirit of Simon Tatham's collection).
+"""The contract every game fills, and the calls every front end makes through it.
 
-A game's ``rules`` module provides a :class:`Puzzle`: read and validate a
-board (with an error naming row and column), format it back (printing then
-parsing gives the same board), list and apply moves, and replay a solution.
-Search algorithms live in other modules and use only this interface and the
-game's kernels, so a rule change touches one file.
+A game is one subclass of :class:`Game` (in ``gridsolver/<game>/game.py``)
+that fills a few slots, in the spirit of Simon Tatham's puzzle collection:
+
+- boards: :meth:`Game.parse` reads and validates one board (errors name the
+  file, row and column), :meth:`Game.format` writes it back so that parsing
+  the text gives an equal board with every rule included,
+  :meth:`Game.named_boards` / :meth:`Game.named_text` list and supply the
+  boards and sets the package ships;
+- moves: :meth:`Game.moves`, :meth:`Game.apply`, :meth:`Game.replay`;
+- search: :meth:`Game.search` runs the game's own algorithms within a
+  :class:`~gridsolver.core.budget.Budget` and returns a
+  :class:`~gridsolver.core.result.Result`.
+
+Everything users touch is written once, here and in :mod:`.commands`: the
+Python API (:meth:`Game.named`, :meth:`Game.read`, :meth:`Game.load`,
+:meth:`Game.solve`, :meth:`Game.check`), budgets, option checks, and the
+replay that alone may set ``Result.verified``. The command line calls the
+same methods, so the two front ends cannot disagree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Generic, Protocol, TypeVar
+import math
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
 
-from gridsolver.core.boards import BoardText
+from gridsolver.core.boards import STDIN, BoardText, load_boards, split_boards
+from gridsolver.core.budget import DEFAULT_MEMORY_MB, DEFAULT_TIME_S, Budget
+from gridsolver.core.errors import InputError
+from gridsolver.core.result import Result
 
 BoardT = TypeVar("BoardT")
 MoveT = TypeVar("MoveT")
 
+#: A callable that hears short progress notes ("k = 12 tokens ruled out").
+Progress = Callable[[str], None]
 
-class Puzzle(Protocol, Generic[BoardT, MoveT]):
-    """What every game module offers."""
+
+@dataclass(frozen=True)
+class NamedBoard:
+    """A board or set of boards shipped with the package."""
 
     name: str
-    #: Lines starting with this are comments in board files (None: no comments).
-    comment: str | None
+    description: str
+    count: int = 1  # boards in the set
 
-    def parse(self, board: BoardText) -> BoardT:
-        """Read and validate a board; raise ``board.error(...)`` on bad input."""
-        ...
 
+@dataclass(frozen=True)
+class Replayed(Generic[BoardT]):
+    """What replaying a solution under the rules gives.
+
+    ``score`` is computed by the rules alone; ``complete`` says whether the
+    final position meets the objective the solution claims (every square
+    marked, one peg left in the finish hole, ...), for the statuses that
+    claim it.
+    """
+
+    final: BoardT
+    score: float | int
+    complete: bool
+    steps: int
+
+
+class Game(ABC, Generic[BoardT, MoveT]):
+    """One game: its rules' slots, filled by a subclass, and the shared front end."""
+
+    #: the command name: ``gridsolver NAME ...`` and ``from gridsolver import NAME``
+    name: ClassVar[str]
+    #: one line for ``gridsolver --help``
+    title: ClassVar[str]
+    #: what the score counts, e.g. "tokens", "cells left", "points"
+    score_name: ClassVar[str]
+    #: lines starting with this are comments in board files (None: no comments)
+    comment: ClassVar[str | None] = "#"
+    #: defaults of the budget options for this game's ``solve``
+    default_time: ClassVar[float | None] = DEFAULT_TIME_S
+    default_memory: ClassVar[float | None] = DEFAULT_MEMORY_MB
+    #: worker processes a solve uses by default (None: every core)
+    default_workers: ClassVar[int | None] = 1
+
+    # -- slots: boards ---------------------------------------------------------------------------
+    @abstractmethod
+    def parse(self, text: BoardText) -> BoardT:
+        """Read and validate one board; raise ``text.error(...)`` naming row and column."""
+
+    @abstractmethod
     def format(self, board: BoardT) -> str:
-        """The board as text that :meth:`parse` reads back to the same board."""
-        ...
+        """The board as text; :meth:`parse` of it gives an equal board, every rule included."""
 
-    def legal_moves(self, board: BoardT) -> Iterable[MoveT]:
-        ...
+    @abstractmethod
+    def named_boards(self) -> list[NamedBoard]:
+        """The boards and sets shipped with the package."""
 
+    @abstractmethod
+    def named_text(self, name: str) -> str | None:
+        """The text of a shipped board or set, or None when ``name`` is not one."""
+
+    # -- slots: moves ----------------------------------------------------------------------------
+    @abstractmethod
+    def moves(self, board: BoardT) -> list[MoveT]:
+        """The legal moves of a position."""
+
+    @abstractmethod
     def apply(self, board: BoardT, move: MoveT) -> BoardT:
-        """The board after ``move``; raise InputError for an illegal move."""
-        ...
+        """The position after ``move``; :class:`InputError` naming the move when it is illegal."""
 
-    def named(self, name: str) -> str | None:
-        """Text of a board shipped with the package, or None."""
-        ...
+    @abstractmethod
+    def replay(self, board: BoardT, solution: Any, options: Mapping[str, Any]) -> Replayed[BoardT]:
+        """Play a solution (in its JSON form) under the rules; InputError on an illegal move."""
+
+    def parse_solution(self, text: str) -> Any:
+        """A solution as a person writes it on the command line, in its JSON form.
+
+        The default reads JSON, or else whitespace-separated moves.
+        """
+        stripped = text.strip()
+        if stripped[:1] in ("[", "{", '"'):
+            import json
+
+            try:
+                return json.loads(stripped)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"solution: not JSON ({exc.msg} at column {exc.colno})") from None
+        return stripped.split()
+
+    # -- slot: search ----------------------------------------------------------------------------
+    @abstractmethod
+    def search(self, board: BoardT, budget: Budget, *, seed: int, workers: int, cluster: str | None,
+               progress: Progress | None, label: str, options: Mapping[str, Any]) -> Result:
+        """Run the game's algorithms within ``budget``; the result is verified afterwards."""
+
+    def check_options(self, board: BoardT, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate the game's own solve options against a board; return them JSON-ready.
+
+        Called before any search, so a bad option fails fast with an InputError.
+        """
+        if options:
+            raise InputError(f"{self.name}: unknown option(s) {', '.join(sorted(options))}")
+        return {}
+
+    def label(self, board: BoardT) -> str:
+        """The name results use for a board when the caller gives none."""
+        name = getattr(board, "name", "")
+        return str(name) if name else "board"
+
+    def equal(self, a: BoardT, b: BoardT) -> bool:
+        """Whether two boards are the same position under the same rules."""
+        return bool(a == b)
+
+    # -- front end: reading boards ---------------------------------------------------------------
+    def read(self, text: str, source: str = "<string>") -> BoardT:
+        """The one board in ``text`` (InputError if there are several or none)."""
+        blocks = split_boards(text, source, self.comment)
+        if len(blocks) != 1:
+            raise InputError(f"{source}: expected one board, found {len(blocks)} (separated by blank lines)")
+        return self.parse(blocks[0])
+
+    def texts(self, sources: Iterable[str]) -> list[BoardText]:
+        """Every board in files, ``-`` (stdin) or shipped names, unparsed (they know where they came from)."""
+        return load_boards(sources, comment=self.comment, named=self._named_or_none)
+
+    def load(self, source: str) -> list[BoardT]:
+        """Every board of a file, ``-`` or a shipped name."""
+        return [self.parse(text) for text in self.texts([source])]
+
+    def named(self, name: str) -> BoardT:
+        """A shipped board by name (the first board when the name is a set)."""
+        text = self._named_or_none(name)
+        if text is None:
+            known = ", ".join(b.name for b in self.named_boards())
+            raise InputError(f"{self.name}: no shipped board called {name!r} (shipped: {known})")
+        return self.parse(split_boards(text, name, self.comment)[0])
+
+    def _named_or_none(self, name: str) -> str | None:
+        if name == STDIN or os.path.exists(name):
+            return None
+        return self.named_text(name)
+
+    # -- front end: solving ----------------------------------------------------------------------
+    def solve(self, board: BoardT, *, time: float | None = None, memory: float | None = None,
+              nodes: int | None = None, seed: int = 0, workers: int | None = None,
+              cluster: str | None = None, progress: Progress | None = None, label: str | None = None,
+              **options: Any) -> Result:
+        """Search ``board`` within the budget and return a replay-verified result.
+
+        ``time`` (seconds) and ``memory`` (MB) default to the game's defaults;
+        game-specific options (e.g. ``objective`` for pegs) go in ``options``.
+        """
+        budget = make_budget(self.default_time if time is None else time,
+                             self.default_memory if memory is None else memory, nodes)
+        seed = check_seed(seed)
+        count = check_workers(self.default_workers if workers is None else workers)
+        checked = self.check_options(board, options)
+        result = self.search(board, budget, seed=seed, workers=count, cluster=cluster, progress=progress,
+                             label=label or self.label(board), options=checked)
+        result.board = self.format(board)
+        result.options = checked
+        verify(self, board, result)
+        return result
+
+    def check(self, board: BoardT, solution: Any, **options: Any) -> Replayed[BoardT]:
+        """Replay a solution under the rules (InputError naming the first illegal move)."""
+        return self.replay(board, solution, self.check_options(board, options))
 
 
-def replay(puzzle: Puzzle[BoardT, MoveT], board: BoardT, moves: Sequence[MoveT]) -> BoardT:
-    """Apply ``moves`` in order under the rules; raises on the first illegal one."""
-    for move in moves:
-        board = puzzle.apply(board, move)
+def verify(game: Game[Any, Any], board: Any, result: Result) -> bool:
+    """Replay ``result.solution`` under the rules and set ``result.verified`` from what it gives.
+
+    A result is verified when the replay is legal, reaches the reported score
+    and, for a solution that claims to meet the objective (optimal,
+    best-found), ends in a position that meets it. A result with no solution
+    is never verified. A search whose own answer does not replay is a bug:
+    it is reported as unverified, never silently trusted.
+    """
+    result.verified = False
+    if result.solution is None:
+        return False
+    try:
+        replayed = game.replay(board, result.solution, result.options)
+    except InputError as exc:
+        result.details["replay_error"] = str(exc)
+        return False
+    ok = _same_score(replayed.score, result.score)
+    if result.status in ("optimal", "best-found"):
+        ok = ok and replayed.complete
+    result.verified = ok
+    return ok
+
+
+def _same_score(a: float | int, b: float | int | None) -> bool:
+    if b is None:
+        return False
+    return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-9)
+
+
+# -- option checks shared by the API and the CLI -------------------------------------------------
+MAX_SEED = 2**64 - 1
+
+
+def make_budget(time_s: float | None, memory_mb: float | None, nodes: int | None) -> Budget:
+    """A budget from option values, each checked: finite and positive, or None for no limit."""
+    for option, value in (("--time", time_s), ("--memory", memory_mb)):
+        if value is not None and not (isinstance(value, int | float) and math.isfinite(value) and value > 0):
+            raise InputError(f"{option} {value!r}: expected a finite number above 0")
+    if nodes is not None and not (isinstance(nodes, int) and not isinstance(nodes, bool) and nodes > 0):
+        raise InputError(f"--nodes {nodes!r}: expected a whole number above 0")
+    return Budget(time_s=time_s, memory_mb=memory_mb, nodes=nodes)
+
+
+def check_seed(seed: int) -> int:
+    """A seed is any integer in [0, 2^64); anything else is named back to the user."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise InputError(f"--seed {seed!r}: expected a whole number from 0 to 2^64 - 1")
+    return seed
+
+
+def check_workers(workers: int | None) -> int:
+    from gridsolver.core.parallel import default_workers
+
+    if workers is None:
+        return default_workers()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputError(f"--workers {workers!r}: expected a whole number of at least 1")
+    return workers
+
+
+def replay_moves(game: Game[BoardT, MoveT], board: BoardT, moves: Sequence[MoveT]) -> BoardT:
+    """Apply ``moves`` in order under the rules; InputError naming the first illegal one."""
+    for number, move in enumerate(moves, start=1):
+        try:
+            board = game.apply(board, move)
+        except InputError as exc:
+            raise InputError(f"move {number}: {exc}") from None
     return board

@@ -1,18 +1,27 @@
-"""One result record for every solver, printed for people or as JSON.
+"""One result type for every game, printed for people or as JSON.
 
-A :class:`SolveResult` says what was solved, the solution, its score, and,
-above all, how much is known about it: ``status`` is one of
+A :class:`Result` says what was solved, the solution, its score and, above
+all, how much is known about it. ``status`` is one of:
 
-- ``optimal``: proved best; ``proof`` says under which bound;
-- ``impossible``: proved to have no solution of the asked kind (e.g. a
-  Clickomania board that cannot be cleared, a peg finish that cannot be reached);
-- ``unsolvable``: the input cannot be solved at all, found before searching
-  (e.g. a Hopping Bunny square no program can reach);
-- ``best-found``: the best solution found within the budget, not proved;
-- ``no-solution-found``: the budget ran out before any solution was found.
+- ``optimal``: proved best; ``proof`` says under which bounds;
+- ``impossible``: proved to have no solution of the asked kind (a Hopping
+  Bunny square no program can reach, a Clickomania board that cannot be
+  cleared, a peg finish that cannot be reached);
+- ``best-found``: the best solution found, not proved best;
+- ``not-found``: the search stopped before it found any solution;
+- ``played``: a simulation (a rat race game or tournament) ran; its score is
+  measured, there is nothing to prove.
 
-``verified`` is True only when the solution was replayed under the game's
-rules and reached the reported score; solvers must not report otherwise.
+``stopped`` says why a search ended early: ``time``, ``memory``, ``nodes``
+or ``interrupted`` (None when it finished on its own).
+
+``verified`` cannot be passed in: it is False until
+:func:`gridsolver.core.game.verify` replays the solution under the game's
+rules and reaches the reported score. A result read back from JSON starts
+unverified for the same reason.
+
+The JSON form (:meth:`Result.to_dict`) has the same keys for every game and a
+``schema`` version; docs/contract.md documents it.
 """
 
 from __future__ import annotations
@@ -21,18 +30,20 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-STATUSES = ("optimal", "impossible", "unsolvable", "best-found", "no-solution-found")
-PROVED_STATUSES = ("optimal", "impossible", "unsolvable")
+SCHEMA_VERSION = 1
+STATUSES = ("optimal", "impossible", "best-found", "not-found", "played")
+PROVED_STATUSES = ("optimal", "impossible")
+STOP_REASONS = ("time", "memory", "nodes", "interrupted")
 
 
 @dataclass
-class SearchStats:
+class Stats:
     """How much work a search did."""
 
     nodes: int = 0
     elapsed_s: float = 0.0
     peak_memory_mb: float = 0.0
-    stopped_by: str | None = None  # "time", "memory", "nodes" or None (finished)
+    compile_s: float = 0.0  # kernel compilation on a first run, not part of elapsed_s when known
 
     @property
     def nodes_per_s(self) -> float:
@@ -44,15 +55,14 @@ class SearchStats:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SearchStats:
-        known = {k: data[k] for k in ("nodes", "elapsed_s", "peak_memory_mb", "stopped_by")
-                 if k in data}
+    def from_dict(cls, data: dict[str, Any]) -> Stats:
+        known = {k: data[k] for k in ("nodes", "elapsed_s", "peak_memory_mb", "compile_s") if k in data}
         return cls(**known)
 
 
 @dataclass
-class SolveResult:
-    """What a solver found for one input."""
+class Result:
+    """What a solver found for one board."""
 
     game: str
     input: str
@@ -61,65 +71,107 @@ class SolveResult:
     score: float | int | None = None
     score_name: str = "score"
     proof: str = ""
-    verified: bool = False
-    stats: SearchStats = field(default_factory=SearchStats)
+    stopped: str | None = None
+    stats: Stats = field(default_factory=Stats)
     details: dict[str, Any] = field(default_factory=dict)
+    #: the board as the game formats it, so the JSON can be replayed on its own
+    board: str | None = None
+    #: the solve options that define the objective (e.g. the pegs finish hole)
+    options: dict[str, Any] = field(default_factory=dict)
+    verified: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
-            raise ValueError(f"unknown status {self.status!r}; expected one of {STATUSES}")
+            raise ValueError(f"unknown status {self.status!r}; expected one of {', '.join(STATUSES)}")
+        if self.stopped is not None and self.stopped not in STOP_REASONS:
+            raise ValueError(f"unknown stop reason {self.stopped!r}; expected one of {', '.join(STOP_REASONS)}")
 
     @property
     def proved(self) -> bool:
         return self.status in PROVED_STATUSES
 
+    @property
+    def solved(self) -> bool:
+        """A solution of the asked kind was found (optimal or not), or the simulation ran."""
+        return self.status in ("optimal", "best-found", "played")
+
     # -- JSON ---------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {
+            "schema": SCHEMA_VERSION,
             "game": self.game,
             "input": self.input,
             "status": self.status,
+            "stopped": self.stopped,
             "proved": self.proved,
             "solution": self.solution,
             "score": self.score,
             "score_name": self.score_name,
             "proof": self.proof,
             "verified": self.verified,
+            "board": self.board,
+            "options": self.options,
             "stats": self.stats.to_dict(),
-            "details": self.details,
+            "details": {k: v for k, v in self.details.items() if k != "display"},
         }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"), default=_jsonable)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SolveResult:
-        return cls(
-            game=data["game"],
-            input=data["input"],
-            status=data["status"],
-            solution=data.get("solution"),
-            score=data.get("score"),
-            score_name=data.get("score_name", "score"),
-            proof=data.get("proof", ""),
-            verified=data.get("verified", False),
-            stats=SearchStats.from_dict(data.get("stats", {})),
-            details=data.get("details", {}),
-        )
+    def from_dict(cls, data: dict[str, Any]) -> Result:
+        """A result read back; ``verified`` is not taken on trust (replay it with ``verify``)."""
+        from gridsolver.core.errors import InputError
+
+        schema = data.get("schema")
+        if schema != SCHEMA_VERSION:
+            raise InputError(f"result schema {schema!r} is not supported (this gridsolver reads "
+                             f"schema {SCHEMA_VERSION})")
+        try:
+            return cls(
+                game=str(data["game"]),
+                input=str(data["input"]),
+                status=str(data["status"]),
+                solution=data.get("solution"),
+                score=data.get("score"),
+                score_name=str(data.get("score_name", "score")),
+                proof=str(data.get("proof", "")),
+                stopped=data.get("stopped"),
+                stats=Stats.from_dict(dict(data.get("stats") or {})),
+                details=dict(data.get("details") or {}),
+                board=data.get("board"),
+                options=dict(data.get("options") or {}),
+            )
+        except KeyError as exc:
+            raise InputError(f"result: missing key {exc.args[0]!r}") from None
+        except (ValueError, TypeError) as exc:
+            raise InputError(f"result: {exc}") from None
 
     @classmethod
-    def from_json(cls, text: str) -> SolveResult:
-        return cls.from_dict(json.loads(text))
+    def from_json(cls, text: str) -> Result:
+        from gridsolver.core.errors import InputError
+
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"result: not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+        if not isinstance(data, dict):
+            raise InputError("result: expected a JSON object")
+        return cls.from_dict(data)
 
     # -- text for people ----------------------------------------------------
     def to_text(self) -> str:
         """A few lines for people; games put long renderings in ``details['display']``."""
-        lines = [f"{self.input}: {self.status}"
-                 + ("" if self.score is None else f", {self.score_name} {self.score}")]
+        head = f"{self.input}: {self.status}"
+        if self.score is not None:
+            head += f", {self.score_name} {self.score}"
+        if self.stopped:
+            head += f" (stopped by {self.stopped})"
+        lines = [head]
         if self.solution is not None:
             solution = self.solution
             if isinstance(solution, list | tuple):
-                solution = " ".join(str(s) for s in solution)
+                solution = " ".join(_move_text(s) for s in solution)
             lines.append(f"  solution: {solution}")
         if self.proof:
             lines.append(f"  proof: {self.proof}")
@@ -128,16 +180,24 @@ class SolveResult:
                 continue
             lines.append(f"  {key.replace('_', ' ')}: {_short(value)}")
         s = self.stats
-        stop = f", stopped by {s.stopped_by}" if s.stopped_by else ""
+        compile_note = f", {s.compile_s:.1f} s compiling kernels" if s.compile_s >= 0.05 else ""
+        check = ""
+        if self.solution is not None:
+            check = ", replay verified" if self.verified else ", NOT VERIFIED"
         lines.append(
             f"  search: {s.nodes:,} nodes in {s.elapsed_s:.3f} s "
-            f"({_si(s.nodes_per_s)} nodes/s), peak memory {s.peak_memory_mb:.0f} MB{stop}"
-            + ("" if self.verified or self.solution is None else ", NOT VERIFIED")
+            f"({_si(s.nodes_per_s)} nodes/s), peak memory {s.peak_memory_mb:.0f} MB{compile_note}{check}"
         )
         display = self.details.get("display")
         if display:
             lines.append(str(display).rstrip("\n"))
         return "\n".join(lines)
+
+
+def _move_text(move: Any) -> str:
+    if isinstance(move, list | tuple):
+        return ",".join(str(v) for v in move)
+    return str(move)
 
 
 def _si(value: float) -> str:
@@ -159,3 +219,30 @@ def _jsonable(value: Any) -> Any:
     if hasattr(value, "item"):
         return value.item()
     raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+# -- transition: the old constructor, used by searches not yet moved to the contract -------------
+_OLD_STATUS = {"unsolvable": "impossible", "no-solution-found": "not-found"}
+
+
+class SearchStats(Stats):
+    """The old stats record: ``stopped_by`` now lives on the :class:`Result` as ``stopped``."""
+
+    def __init__(self, nodes: int = 0, elapsed_s: float = 0.0, peak_memory_mb: float = 0.0,
+                 stopped_by: str | None = None, compile_s: float = 0.0) -> None:
+        super().__init__(nodes, elapsed_s, peak_memory_mb, compile_s)
+        self.stopped_by = stopped_by
+
+
+def SolveResult(game: str, input: str, status: str, solution: Any = None,  # noqa: N802
+                score: float | int | None = None, score_name: str = "score", proof: str = "",
+                verified: bool = False, stats: Stats | None = None,
+                details: dict[str, Any] | None = None) -> Result:
+    """Build a :class:`Result` the old way; ``verified`` is ignored (only a replay sets it)."""
+    del verified
+    stats = stats or Stats()
+    stopped = getattr(stats, "stopped_by", None)
+    plain = Stats(stats.nodes, stats.elapsed_s, stats.peak_memory_mb, stats.compile_s)
+    return Result(game, input, _OLD_STATUS.get(status, status), solution=solution, score=score,
+                  score_name=score_name, proof=proof, stopped=stopped, stats=plain,
+                  details=dict(details or {}))

@@ -1,0 +1,151 @@
+"""Hopping Bunny in the shared contract (:class:`gridsolver.core.game.Game`).
+
+Boards are :class:`~gridsolver.bunny.rules.Board`; a move is one executed
+token, ``F``, ``L`` or ``R``; a solution is a program in the notation of
+:mod:`gridsolver.bunny.notation` (``LOOP{F LOOP(7){F L}}``) and its score is
+its token count. No numba here: the search is imported when a solve starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gridsolver.bunny.rules import (
+    Board,
+    Simulator,
+    facing_east,
+    format_board,
+    parse_board,
+    token_count,
+)
+from gridsolver.core.boards import BoardText, read_package_text
+from gridsolver.core.budget import Budget
+from gridsolver.core.errors import InputError
+from gridsolver.core.game import Game, NamedBoard, Progress, Replayed
+from gridsolver.core.result import Result
+
+CHALLENGE = "challenge"
+CHALLENGE_FILES = (
+    "01-level1", "02-level2", "03-level3", "04-level4", "05-level5", "06-level6",
+    "07-full-12x12", "08-level5-13x13", "09-holey-11x11", "10-holey-10x10",
+    "11-asymmetric-7x7", "12-asymmetric-9x9",
+)
+MOVES = ("F", "L", "R")
+MAX_LIMIT = 10_000  # programs --all lists at most
+
+
+def _challenge_text(file: str) -> str:
+    text = read_package_text("gridsolver.bunny", f"data/challenge/{file}.txt")
+    if text is None:  # pragma: no cover - a broken install
+        raise InputError(f"the shipped board {file} is missing from this installation")
+    return text.strip("\n")
+
+
+def challenge_file(name: str) -> str | None:
+    """The challenge file a name means: ``07``, ``7``, ``07-full-12x12``, ``challenge/07`` ..."""
+    wanted = name.removeprefix(f"{CHALLENGE}/").removesuffix(".txt")
+    for file in CHALLENGE_FILES:
+        number = file.split("-")[0]
+        if wanted == file or (wanted.isdigit() and wanted.zfill(2) == number):
+            return file
+    return None
+
+
+class BunnyGame(Game[Board, str]):
+    name = "bunny"
+    title = "Hopping Bunny: shortest tile programs that mark every square."
+    score_name = "tokens"
+    comment = None  # '#' is a square here
+
+    # -- boards ------------------------------------------------------------------------------------
+    def parse(self, text: BoardText) -> Board:
+        return parse_board(text)
+
+    def format(self, board: Board) -> str:
+        return format_board(board)
+
+    def named_boards(self) -> list[NamedBoard]:
+        boards = [NamedBoard(CHALLENGE, "the 12 boards of the challenge (one minute each)",
+                             len(CHALLENGE_FILES))]
+        boards += [NamedBoard(file, f"challenge board {file[:2]} (also challenge/{file[:2]})")
+                   for file in CHALLENGE_FILES]
+        return boards
+
+    def named_text(self, name: str) -> str | None:
+        if name.rstrip("/") == CHALLENGE:
+            return "\n\n".join(_challenge_text(file) for file in CHALLENGE_FILES)
+        file = challenge_file(name)
+        if file is None:
+            if name.startswith(f"{CHALLENGE}/"):
+                raise InputError(f"{name}: no such shipped board (challenge/01 ... "
+                                 f"challenge/{len(CHALLENGE_FILES):02d})")
+            return None
+        return _challenge_text(file)
+
+    # -- moves -------------------------------------------------------------------------------------
+    def moves(self, board: Board) -> list[str]:
+        return [] if not board.targets() else list(MOVES)
+
+    def apply(self, board: Board, move: str) -> Board:
+        """The bunny executes one token; the board it leaves has the bunny as its new start."""
+        if move not in MOVES:
+            raise InputError(f"unknown move {move!r} (expected F, L or R)")
+        if not board.targets():
+            raise InputError("every square is already marked: no more moves run")
+        if move != "F":
+            turn = 1 if move == "R" else 3
+            return Board(board.squares, board.premarked, board.start, board.rows, board.columns, board.name,
+                         (board.direction + turn) % 4)
+        square = board.neighbour(board.start, board.direction)
+        return Board(board.squares, board.premarked | {square}, square, board.rows, board.columns,
+                     board.name, board.direction)
+
+    def parse_solution(self, text: str) -> str:
+        from gridsolver.bunny.notation import format_program, parse_program
+
+        return format_program(parse_program(text))
+
+    def replay(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Replayed[Board]:
+        from gridsolver.bunny.notation import parse_program
+
+        if not isinstance(solution, str):
+            raise InputError(f"solution {solution!r}: expected a program such as 'LOOP{{F L}}'")
+        program = parse_program(solution)
+        simulator = Simulator(board)
+        run = simulator.run(program)
+        final = Board(board.squares, frozenset(simulator.marked), simulator.square, board.rows,
+                      board.columns, board.name, simulator.direction)
+        return Replayed(final, token_count(program), run.solved, run.steps)
+
+    # -- search ------------------------------------------------------------------------------------
+    def check_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = set(options) - {"all", "limit"}
+        if unknown:
+            raise InputError(f"bunny: unknown option(s) {', '.join(sorted(unknown))} (known: all, limit)")
+        limit = options.get("limit", 20 if options.get("all") else 1)
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+            raise InputError(f"--limit {limit!r}: expected a whole number from 1 to {MAX_LIMIT}")
+        return {"limit": limit if options.get("all", limit > 1) else 1}
+
+    def search(self, board: Board, budget: Budget, *, seed: int, workers: int, cluster: str | None,
+               progress: Progress | None, label: str, options: Mapping[str, Any]) -> Result:
+        from gridsolver.bunny.search import solve
+
+        # the search starts facing east; a turned board is the same puzzle
+        result = solve(facing_east(board), budget, limit=options["limit"], on_progress=progress)
+        result.input = label
+        return result
+
+
+GAME = BunnyGame()
+
+
+def picture(board: Board, result: Result) -> str:
+    """``--show``: the board with the order in which the solution marks the squares."""
+    from gridsolver.bunny.notation import parse_program
+    from gridsolver.bunny.render import marking_order
+
+    if result.solution is None:
+        return ""
+    return marking_order(board, parse_program(str(result.solution)))

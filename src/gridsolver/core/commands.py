@@ -1,0 +1,274 @@
+"""The command line's shared layer: every game's ``solve``, ``check``, ``boards`` and ``format``.
+
+:func:`game_group` builds a game's click group from its :class:`~gridsolver.core.game.Game`:
+
+- ``solve BOARD...``: the shared options (``--time --memory --nodes --seed
+  --workers --cluster --json --show``) plus the game's own options, each
+  forwarded to :meth:`Game.solve` under its parameter name; one result per
+  board, printed as soon as it is known;
+- ``check BOARD SOLUTION``: replay a solution (in the game's notation, or a
+  file of ``solve --json`` lines) under the rules;
+- ``boards``: the shipped boards and sets;
+- ``format BOARD``: the board as the game writes it (every rule included).
+
+A game's ``cli.py`` is a few lines: its options, then any commands of its own
+added to the group. Exit codes are the same for every game (see
+:data:`EXIT_CODES`, documented in docs/contract.md).
+
+This module imports click but no numba, and no game: it is loaded for ``--help``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import click
+
+from gridsolver.core.boards import BoardText, read_source, split_boards
+from gridsolver.core.cliutil import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_NOT_SOLVED,
+    EXIT_OK,
+    budget_options,
+    json_option,
+    seed_option,
+    workers_options,
+)
+from gridsolver.core.errors import InputError
+from gridsolver.core.game import Game
+from gridsolver.core.result import SCHEMA_VERSION, Result
+
+#: One table for every game (docs/contract.md repeats it).
+EXIT_CODES = {
+    EXIT_OK: "every board solved (optimal or best found), or the simulation ran",
+    EXIT_NOT_SOLVED: "some board not solved: proved impossible, or no solution found within the budget",
+    EXIT_BAD_INPUT: "bad input: a malformed board, an option out of range, an illegal move",
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C); results printed so far stand",
+}
+
+Decorator = Callable[[Any], Any]
+#: Extra board sources of a game (e.g. clickomania --random): option values -> board texts.
+BoardSource = Callable[..., list[BoardText]]
+
+SHARED_SOLVE_PARAMS = ("boards", "time_s", "memory_mb", "nodes", "seed", "workers", "cluster", "as_json",
+                       "show")
+
+
+def exit_code(results: Sequence[Result]) -> int:
+    """0 when every result is solved, else 1 (bad input never gets this far: it raises)."""
+    return EXIT_OK if all(r.solved for r in results) else EXIT_NOT_SOLVED
+
+
+def emit(result: Result, as_json: bool, first: bool = True, show: str | None = None) -> None:
+    """Print one result: a JSON line, or text for people (a blank line between results)."""
+    if as_json:
+        click.echo(result.to_json())
+    else:
+        if not first:
+            click.echo("")
+        click.echo(result.to_text())
+        if show:
+            click.echo(show)
+    sys.stdout.flush()
+
+
+def game_group(game: Game[Any, Any], help_text: str, *, solve_options: Sequence[Decorator] = (),
+               board_options: Sequence[Decorator] = (), board_source: BoardSource | None = None,
+               picture: Callable[[Any, Result], str] | None = None) -> click.Group:
+    """The click group of ``game`` with the shared commands.
+
+    ``solve_options`` are click options whose values go to :meth:`Game.solve`
+    as game options (None values are left out, so the game's defaults apply).
+    ``board_options`` with ``board_source`` add boards made from options
+    (e.g. random boards) before the named ones. ``picture(board, result)``
+    is what ``--show`` prints after a result.
+    """
+
+    @click.group(help=help_text)
+    def group() -> None:
+        pass
+
+    group.add_command(_solve_command(game, solve_options, board_options, board_source, picture))
+    group.add_command(_check_command(game))
+    group.add_command(_boards_command(game))
+    group.add_command(_format_command(game))
+    return group
+
+
+def _solve_command(game: Game[Any, Any], solve_options: Sequence[Decorator],
+                   board_options: Sequence[Decorator], board_source: BoardSource | None,
+                   picture: Callable[[Any, Result], str] | None) -> click.Command:
+    board_params: list[str] = []
+
+    def solve(**values: Any) -> None:
+        extra = {name: values.pop(name) for name in board_params}
+        texts: list[BoardText] = board_source(**extra) if board_source else []
+        if values["boards"]:
+            texts += game.texts(values["boards"])
+        if not texts:
+            raise InputError(f"no board given (name a file, '-' for stdin, or a shipped board: "
+                             f"gridsolver {game.name} boards)")
+        run_solve(game, texts, values, picture)
+
+    command = solve
+    for option in reversed(list(solve_options)):
+        command = option(command)
+    for option in reversed(list(board_options)):
+        before = set(_param_names(command))
+        command = option(command)
+        board_params.extend(set(_param_names(command)) - before)
+    command = click.option("--show", is_flag=True,
+                           help="Also print a picture of the solution (not with --json).")(command)
+    command = json_option(command)
+    command = workers_options(command)
+    command = seed_option(command)
+    command = budget_options(game.default_time, game.default_memory)(command)
+    command = click.argument("boards", nargs=-1, metavar="BOARD...")(command)
+    doc = (f"Solve each BOARD: a file, '-' for stdin, or a shipped name (gridsolver {game.name} boards).\n\n"
+           f"Prints one result per board: status (optimal, impossible, best-found, not-found), "
+           f"the solution, its {game.score_name}, the proof and the search figures. "
+           "Budgets (--time, --memory, --nodes) are per board.")
+    return click.command("solve", help=doc)(command)
+
+
+def _param_names(fn: Any) -> list[str]:
+    return [p.name for p in getattr(fn, "__click_params__", [])]
+
+
+def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, Any],
+              picture: Callable[[Any, Result], str] | None = None) -> None:
+    """Parse every board first (bad input fails before any search), then solve one by one."""
+    from gridsolver.core.progress import progress
+
+    boards = [game.parse(text) for text in texts]
+    shared = {k: values.pop(k) for k in SHARED_SOLVE_PARAMS if k in values}
+    options = {k: v for k, v in values.items() if v is not None and v is not False}
+    for board in boards:  # option errors (e.g. a finish hole not on the board) before any search
+        game.check_options(board, options)
+    results: list[Result] = []
+    with progress(len(boards), f"{game.name} solve") as bar:
+        for text, board in zip(texts, boards, strict=True):
+            result = game.solve(board, time=shared["time_s"], memory=shared["memory_mb"],
+                                nodes=shared["nodes"], seed=shared["seed"], workers=shared["workers"],
+                                cluster=shared["cluster"], label=text.label,
+                                progress=lambda note, label=text.label: bar.note(f"{label}: {note}"),
+                                **options)
+            shown = picture(board, result) if shared["show"] and picture else None
+            emit(result, shared["as_json"], first=not results, show=shown)
+            results.append(result)
+            bar.advance()
+    raise SystemExit(exit_code(results))
+
+
+# -- check -------------------------------------------------------------------------------------
+def _check_command(game: Game[Any, Any]) -> click.Command:
+    @click.command("check")
+    @click.argument("board", metavar="BOARD")
+    @click.argument("solution", metavar="SOLUTION")
+    @json_option
+    def check(board: str, solution: str, as_json: bool) -> None:
+        """Replay SOLUTION on BOARD under the rules: legal? score? objective met?
+
+        SOLUTION is written in the game's notation (quote it for the shell), or
+        is a file of `solve --json` lines: then BOARD may be '-' to use the
+        boards stored in the results, and each result's claimed score is checked.
+        """
+        records = _result_records(solution)
+        if records is None:
+            text = game.texts([board])[0]
+            _print_check(game, text.label, game.parse(text), game.parse_solution(solution), {}, None, as_json)
+            return
+        given = [] if board == "-" else game.texts([board])
+        for k, record in enumerate(records):
+            if record.game != game.name:
+                raise InputError(f"{solution}: result {k + 1} is a {record.game} result, not {game.name}")
+            if board == "-":
+                if record.board is None:
+                    raise InputError(f"{solution}: result {k + 1} holds no board; name the board file")
+                parsed = game.parse(split_boards(record.board, record.input, game.comment)[0])
+            else:
+                parsed = game.parse(given[min(k, len(given) - 1)])
+            if record.solution is None:
+                raise InputError(f"{solution}: result {k + 1} ({record.input}) has no solution to check")
+            _print_check(game, record.input, parsed, record.solution, record.options, record, as_json)
+
+    return check
+
+
+def _result_records(argument: str) -> list[Result] | None:
+    """The results in a file of JSON lines, or None when ``argument`` is not such a file."""
+    import os
+
+    if not os.path.isfile(argument):
+        return None
+    text, source = read_source(argument)
+    stripped = text.lstrip()
+    if not stripped.startswith("{"):
+        return None
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(Result.from_json(line))
+        except InputError as exc:
+            raise InputError(f"{source}, line {number}: {exc}") from None
+    return [r for r in records if r.solution is not None or r.status != "played"]
+
+
+def _print_check(game: Game[Any, Any], label: str, board: Any, solution: Any, options: dict[str, Any],
+                 claimed: Result | None, as_json: bool) -> None:
+    replayed = game.check(board, solution, **options)
+    matches = None if claimed is None else (claimed.score == replayed.score)
+    if as_json:
+        click.echo(json.dumps({"schema": SCHEMA_VERSION, "game": game.name, "input": label, "legal": True,
+                               "score": replayed.score, "score_name": game.score_name,
+                               "complete": replayed.complete, "steps": replayed.steps,
+                               "claimed_score": None if claimed is None else claimed.score,
+                               "score_matches": matches}, separators=(",", ":")))
+    else:
+        line = (f"{label}: legal, {replayed.steps} steps, {game.score_name} {replayed.score}, "
+                f"objective {'met' if replayed.complete else 'not met'}")
+        if claimed is not None:
+            line += (", matches the claimed score" if matches
+                     else f", but the result claims {claimed.score}")
+        click.echo(line)
+    if claimed is not None and not matches:
+        raise SystemExit(EXIT_NOT_SOLVED)
+
+
+# -- boards and format -------------------------------------------------------------------------
+def _boards_command(game: Game[Any, Any]) -> click.Command:
+    @click.command("boards")
+    @json_option
+    def boards(as_json: bool) -> None:
+        """List the boards and sets shipped with gridsolver."""
+        print_boards([game], as_json)
+
+    return boards
+
+
+def print_boards(games: Sequence[Game[Any, Any]], as_json: bool) -> None:
+    for game in games:
+        for named in game.named_boards():
+            if as_json:
+                click.echo(json.dumps({"game": game.name, "name": named.name, "boards": named.count,
+                                       "description": named.description}, separators=(",", ":")))
+            else:
+                count = f"{named.count} boards" if named.count != 1 else "1 board"
+                click.echo(f"{game.name:<12} {named.name:<24} {count:>11}  {named.description}")
+
+
+def _format_command(game: Game[Any, Any]) -> click.Command:
+    @click.command("format")
+    @click.argument("boards", nargs=-1, required=True, metavar="BOARD...")
+    def format_(boards: tuple[str, ...]) -> None:
+        """Print each BOARD as gridsolver writes it (reading it back gives the same board)."""
+        parsed = [game.parse(text) for text in game.texts(boards)]
+        click.echo("\n\n".join(game.format(b) for b in parsed))
+
+    return format_
