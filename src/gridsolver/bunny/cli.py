@@ -10,8 +10,8 @@ import json
 import click
 
 from gridsolver.bunny.game import CHALLENGE, CHALLENGE_FILES, GAME, picture
-from gridsolver.core.commands import game_group
 from gridsolver.core.cliutil import json_option, seed_option, workers_options
+from gridsolver.core.commands import game_group
 
 group = game_group(
     GAME,

@@ -165,8 +165,9 @@ def facing_east(board: Board) -> Board:
         squares = [(board.columns - 1 - c, r) for r, c in board.squares]
         order = sorted(range(len(squares)), key=squares.__getitem__)
         new_index = {old: new for new, old in enumerate(order)}
-        board = Board(tuple(squares[i] for i in order), frozenset(new_index[q] for q in board.premarked),
-                      new_index[board.start], board.columns, board.rows, board.name, (board.direction + 3) % 4)
+        premarked = frozenset(new_index[q] for q in board.premarked)
+        board = Board(tuple(squares[i] for i in order), premarked, new_index[board.start], board.columns,
+                      board.rows, board.name, (board.direction + 3) % 4)
     return board
 
 

@@ -384,5 +384,5 @@ def solve(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT,
     }
     if limit > 1:
         details["all"] = [format_program(s.program) for s in outcome.solutions]
-    return Result(GAME, board.name, status, solution=format_program(best.program), score=k, score_name="tokens",
-                  proof=proof, stopped=outcome.stopped_by, stats=stats, details=details)
+    return Result(GAME, board.name, status, solution=format_program(best.program), score=k,
+                  score_name="tokens", proof=proof, stopped=outcome.stopped_by, stats=stats, details=details)

@@ -84,7 +84,8 @@ class Result:
         if self.status not in STATUSES:
             raise ValueError(f"unknown status {self.status!r}; expected one of {', '.join(STATUSES)}")
         if self.stopped is not None and self.stopped not in STOP_REASONS:
-            raise ValueError(f"unknown stop reason {self.stopped!r}; expected one of {', '.join(STOP_REASONS)}")
+            raise ValueError(f"unknown stop reason {self.stopped!r}; "
+                             f"expected one of {', '.join(STOP_REASONS)}")
 
     @property
     def proved(self) -> bool:
@@ -154,7 +155,8 @@ class Result:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise InputError(f"result: not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+            where = f"line {exc.lineno}, column {exc.colno}"
+            raise InputError(f"result: not JSON ({exc.msg} at {where})") from None
         if not isinstance(data, dict):
             raise InputError("result: expected a JSON object")
         return cls.from_dict(data)
