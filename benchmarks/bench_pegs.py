@@ -12,8 +12,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from gridsolver.core.boards import split_boards
-from gridsolver.core.budget import Budget
+from gridsolver import pegs
 from gridsolver.pegs import rules, search
 from runner import Table
 
@@ -22,23 +21,22 @@ COMESOLO = [(10, 0.6, 1), (10, 0.9, 2), (20, 0.7, 3), (20, 0.85, 4), (30, 0.6, 5
             (30, 0.9, 7)]
 
 
-def named(name: str) -> rules.Board:
-    return rules.parse(split_boards(rules.named(name), name, "#")[0])
+named = pegs.named
 
 
 def classic(quick: bool) -> Table:
     table = Table("Classic boards", ["problem", "status", "result", "search time (s)", "nodes", "goal"])
     english = named("english")
-    search.solve(english, objective="finish", finish=(3, 3))  # load the compiled kernels
+    pegs.solve(english, finish=(3, 3))  # load the compiled kernels
     times, result = [], None
     for _ in range(3 if quick else 7):
-        result = search.solve(english, objective="finish", finish=(3, 3), budget=Budget(time_s=60))
+        result = pegs.solve(english, finish=(3, 3), time=60)
         times.append(result.stats.elapsed_s)
     table.add("English central game (one peg in the centre)", result.status,
               f"{result.details['pegs_left']} peg at (3,3), verified {result.verified}",
               round(statistics.median(times), 4), result.stats.nodes, "< 0.1 s")
     european = named("european")
-    result = search.solve(european, objective="finish", finish=(3, 3), budget=Budget(time_s=60))
+    result = pegs.solve(european, finish=(3, 3), time=60)
     table.add("European central game", result.status, result.proof, round(result.stats.elapsed_s, 4),
               result.stats.nodes, "proved impossible in seconds")
     problems = search.single_vacancy_problems(english)
@@ -54,14 +52,14 @@ def classic(quick: bool) -> Table:
               round(elapsed, 2), sum(r.stats.nodes for r in results), "< 60 s")
     for name in ("triangle", "6x6", "wiegleb", "diamond"):
         board = named(name)
-        result = search.solve(board, objective="jumps", budget=Budget(time_s=10 if quick else 30))
+        result = pegs.solve(board, objective="jumps", time=10 if quick else 30)
         table.add(f"{name} ({board.jumps}), most jumps", result.status,
                   f"{result.details['pegs_left']} peg(s) left", round(result.stats.elapsed_s, 3),
                   result.stats.nodes, "")
-    result = search.solve(named("triangle"), objective="moves", budget=Budget(time_s=60, memory_mb=512))
+    result = pegs.solve(named("triangle"), objective="moves", time=60, memory=512)
     table.add("triangle, fewest moves to one peg", result.status, f"{result.score} moves",
               round(result.stats.elapsed_s, 3), result.stats.nodes, "")
-    table.notes.append("Search time is SolveResult.stats.elapsed_s: the solve call after the kernels are "
+    table.notes.append("Search time is Result.stats.elapsed_s: the solve call after the kernels are "
                        "loaded (median of several runs for the central game). Other engineers were "
                        "running builds and tests on the same 2 cores, so times are noisy.")
     return table
@@ -75,16 +73,15 @@ def comesolo(quick: bool) -> Table:
     wins = singles = 0
     for size, density, seed in COMESOLO:
         board = rules.random_board(size, size, density, seed)
-        ours = search.solve(board, objective="jumps", budget=Budget(time_s=seconds), seed=1)
-        theirs = search.solve(board, objective="jumps", strategy="published", budget=Budget(time_s=seconds),
-                              seed=1)
+        ours = pegs.solve(board, objective="jumps", time=seconds, seed=1)
+        theirs = pegs.solve(board, objective="jumps", strategy="published", time=seconds, seed=1)
         assert ours.verified and theirs.verified
         left, their_left = ours.details["pegs_left"], theirs.details["pegs_left"]
         wins += left < their_left
         singles += left == 1
         table.add(f"{size}x{size} density {density} seed {seed}", board.peg_count, left, ours.status,
                   round(ours.stats.elapsed_s, 1), their_left, round(theirs.stats.elapsed_s, 1),
-                  theirs.stats.stopped_by or "-")
+                  theirs.stopped or "-")
     table.notes.append(f"Default strategy leaves fewer pegs on {wins} of {len(COMESOLO)} boards and one "
                        f"peg on {singles}. Boards: rules.random_board(size, size, density, seed); both "
                        "strategies with --seed 1 and the default 2048 MB memory budget. The published "

@@ -8,20 +8,18 @@ triangle to one peg anywhere.
 
 from __future__ import annotations
 
-from gridsolver.core.boards import split_boards
-from gridsolver.core.budget import Budget
+from gridsolver import pegs
 from gridsolver.pegs import rules, search
 from runner import Table
 
 SECONDS = 300.0
 
 
-def named(name: str) -> rules.Board:
-    return rules.parse(split_boards(rules.named(name), name, "#")[0])
+named = pegs.named
 
 
 def row(table: Table, what: str, board: rules.Board, finish: rules.Cell | None, goal: str) -> None:
-    result = search.solve(board, objective="moves", finish=finish, budget=Budget(time_s=SECONDS))
+    result = pegs.solve(board, objective="moves", finish=finish, time=SECONDS)
     table.add(what, result.status, result.score if result.score is not None else "-",
               result.details.get("moves_proved_insufficient", "-"), result.verified,
               round(result.stats.elapsed_s, 2), result.stats.nodes, round(result.stats.peak_memory_mb),
@@ -33,7 +31,7 @@ def run(quick: bool) -> list[Table]:
     table = Table("Fewest moves (meet in the middle)",
                   ["problem", "status", "moves", "moves proved too few", "verified", "time (s)",
                    "jumps tried", "peak memory (MB)", "goal"])
-    search.solve(named("triangle"), objective="moves")  # load the compiled kernels
+    pegs.solve(named("triangle"), objective="moves")  # load the compiled kernels
     row(table, "English central game: vacancy and finish (3,3)", english, (3, 3),
         "18 moves, proved minimal")
     if not quick:
@@ -44,7 +42,7 @@ def run(quick: bool) -> list[Table]:
             row(table, f"English: vacancy and finish {start}", board, finish, "")
     row(table, "15-hole triangle, one peg anywhere", named("triangle"), None, "")
     table.notes.append(
-        f"Default 2048 MB memory, {SECONDS:g} s time budget per problem; time is SolveResult.stats.elapsed_s "
+        f"Default 2048 MB memory, {SECONDS:g} s time budget per problem; time is Result.stats.elapsed_s "
         "after the kernels are compiled. 'moves proved too few' is the largest move count shown "
         "impossible (the forward and backward depths whose sets are disjoint). Other engineers were "
         "running builds and tests on the same 2 cores, so times are noisy.")

@@ -5,14 +5,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gridsolver.core.boards import split_boards
+from gridsolver import pegs
 from gridsolver.core.budget import Budget
-from gridsolver.pegs import meet, moves, reference, rules, search
+from gridsolver.pegs import meet, moves, reference, rules, solvers
 from tests.pegs.test_kernels import SETTINGS, boards
 
-
-def named(name: str) -> rules.Board:
-    return rules.parse(split_boards(rules.named(name), name, "#")[0])
+named = pegs.named
 
 
 def kernel_distances(board: rules.Board, starts: list[int], finish, reverse: bool) -> dict[int, int]:
@@ -96,7 +94,7 @@ def test_deepening_matches_reference(board, with_finish, data):
     finish = data.draw(st.sampled_from(board.hole_cells())) if with_finish else None
     if board.peg_count < 2:
         return
-    status, jumps, _, _, _, _ = search._solve_moves_deepening(board, finish, Budget(time_s=30, memory_mb=64))
+    status, jumps, _, _, _, _ = solvers._solve_moves_deepening(board, finish, Budget(time_s=30, memory_mb=64))
     expected = reference.fewest_moves(board, None if finish is None else board.index(finish))
     if expected is None:
         assert status == "impossible"
@@ -113,8 +111,7 @@ def test_symmetry_group_fixes_start_and_finish():
 
 
 def test_english_central_game_takes_18_moves_proved():
-    result = search.solve(named("english"), objective="moves", finish=(3, 3),
-                          budget=Budget(time_s=300, memory_mb=2048))
+    result = pegs.solve(named("english"), objective="moves", finish=(3, 3), time=300, memory=2048)
     assert result.status == "optimal" and result.verified and result.score == 18
     assert rules.count_moves([rules.parse_jump(s) for s in result.solution]) == 18
     assert "17 moves or fewer" in result.proof
@@ -123,18 +120,18 @@ def test_english_central_game_takes_18_moves_proved():
 
 def test_budgets_stop_the_search_with_an_honest_bound():
     board = named("english")
-    result = search.solve(board, objective="moves", finish=(3, 3), budget=Budget(time_s=0.5))
-    assert result.status == "no-solution-found" and result.stats.stopped_by == "time"
+    result = pegs.solve(board, objective="moves", finish=(3, 3), time=0.5)
+    assert result.status == "not-found" and result.stopped == "time"
     proved = result.details["moves_proved_insufficient"]
     assert 0 < proved < 18 and f"no solution in {proved} moves" in result.proof
-    small = search.solve(board, objective="moves", finish=(3, 3), budget=Budget(time_s=120, memory_mb=40))
-    assert small.status == "no-solution-found" and small.stats.stopped_by == "memory"
+    small = pegs.solve(board, objective="moves", finish=(3, 3), time=120, memory=40)
+    assert small.status == "not-found" and small.stopped == "memory"
     assert small.details["moves_proved_insufficient"] < 18
 
 
 @pytest.mark.parametrize("name, finish, expected", [("triangle", None, 10)])
 def test_small_named_boards(name, finish, expected):
-    result = search.solve(named(name), objective="moves", finish=finish, budget=Budget(time_s=60))
+    result = pegs.solve(named(name), objective="moves", finish=finish, time=60)
     assert result.status == "optimal" and result.verified and result.score == expected
 
 
@@ -150,6 +147,6 @@ def test_ends_are_every_hole_without_a_finish():
 def test_dense_numbering_takes_boards_over_64_bits():
     board = named("diamond")  # 41 holes, 90 bits in the board numbering
     assert board.bits > 64 and moves.fits(board)
-    result = search.solve(board, objective="moves", budget=Budget(time_s=2))
+    result = pegs.solve(board, objective="moves", time=2)
     assert result.details["method"] == "meet in the middle"
-    assert result.status == "no-solution-found" and result.details["moves_proved_insufficient"] >= 5
+    assert result.status == "not-found" and result.details["moves_proved_insufficient"] >= 5

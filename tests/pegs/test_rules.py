@@ -6,7 +6,8 @@ from gridsolver.pegs import rules
 
 
 def board_of(text: str, source: str = "test.txt", jumps: str | None = None) -> rules.Board:
-    return rules.parse(split_boards(text, source, "#")[0], jumps)
+    board = rules.parse(split_boards(text, source, "#")[0])
+    return board if jumps is None else board.with_jumps(jumps)
 
 
 def named(name: str) -> rules.Board:
@@ -33,12 +34,27 @@ def test_english_vacancy_is_the_centre():
 def test_format_round_trips():
     for name in ("english", "triangle", "7x5"):
         board = named(name)
-        again = board_of(rules.format_board(board), name)
-        assert (again.holes, again.pegs, again.rows, again.cols) == (board.holes, board.pegs, board.rows,
-                                                                     board.cols)
+        assert board_of(rules.format_board(board), "copy.txt") == board
     comesolo = rules.random_board(6, 6, 0.7, seed=3)
     again = board_of(rules.format_board(comesolo))
-    assert again.pegs == comesolo.pegs and again.comesolo and again.jumps == "diagonal"
+    assert again == comesolo and again.comesolo and again.jumps == "diagonal"
+
+
+def test_the_rule_comes_from_the_jumps_line_not_the_name():
+    grid = ".----\noo---\nooo--"
+    assert board_of(grid, "triangle").jumps == "orthogonal"  # a file called triangle: no header, default
+    assert board_of("jumps: triangular\n" + grid, "anything.txt").jumps == "triangular"
+    assert board_of("Jumps:  Diagonal \n" + grid).jumps == "diagonal"
+    assert board_of("110\n011").jumps == "diagonal"  # 1/0 boards default to diagonal
+    assert board_of("jumps: orthogonal\n110\n011").jumps == "orthogonal"
+    assert named("triangle").jumps == "triangular"  # from the shipped file's jumps: line
+    assert rules.format_board(named("english")).splitlines()[0] == "jumps: orthogonal"
+
+
+def test_comesolo_boards_may_have_missing_holes():
+    board = board_of("1-1\n101\n110")
+    assert board.comesolo and not board.is_hole((0, 1)) and board.hole_count == 8
+    assert board_of(rules.format_board(board)) == board
 
 
 def test_english_opening_jumps_and_apply():
@@ -91,6 +107,9 @@ def test_count_moves_merges_runs_by_one_peg():
     ("...\n...", "no peg"),
     ("1101\n110\n0111\n1111", "row 2 (line 2): ragged square board"),
     ("11\n1o", "row 2, column 2 (line 2): unexpected character 'o' in a 1/0 comesolo board"),
+    ("jumps: hexagonal\nooo\n..o", "row 1, column 8 (line 1): unknown jump rule 'hexagonal'"),
+    ("jumps: diagonal", "a 'jumps:' line but no board rows"),
+    ("jumps: diagonal\noo.\nox.", "row 2, column 2 (line 3): unexpected character 'x'"),
     ("\n".join(["1" * 31] * 2 + ["0" * 31]), "31 columns, more than the 30 supported"),
     ("\n".join(["10"] * 31), "31 rows, more than the 30 supported"),
 ])

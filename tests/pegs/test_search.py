@@ -2,9 +2,10 @@
 
 import pytest
 
+from gridsolver import pegs
 from gridsolver.core.budget import Budget
 from gridsolver.core.errors import InputError
-from gridsolver.pegs import rules, search
+from gridsolver.pegs import rules, search, solvers
 from tests.pegs.test_rules import named
 
 
@@ -14,14 +15,15 @@ def replayed(board: rules.Board, result) -> rules.Board:
 
 def test_english_central_game_is_solvable():
     board = named("english")
-    result = search.solve(board, objective="finish", finish=(3, 3), budget=Budget(time_s=60))
+    result = pegs.solve(board, finish=(3, 3), time=60)
     assert result.status == "optimal" and result.verified and result.score == 31
+    assert result.options == {"objective": "finish", "finish": [3, 3]} and result.stopped is None
     final = replayed(board, result)
     assert final.peg_count == 1 and final.has_peg((3, 3))
 
 
 def test_european_central_game_is_impossible():
-    result = search.solve(named("european"), objective="finish", finish=(3, 3), budget=Budget(time_s=60))
+    result = pegs.solve(pegs.named("french"), objective="finish", finish="3,3", time=60)
     assert result.status == "impossible" and "position classes" in result.proof
     assert result.solution is None and not result.verified
 
@@ -29,22 +31,23 @@ def test_european_central_game_is_impossible():
 def test_exhaustive_search_proves_an_impossible_finish_that_classes_allow():
     # 3x5, vacancy (1,2): position classes allow a finish at (1,2), but only 2 jumps are possible
     board = named("3x5")
-    result = search.solve(board, objective="finish", finish=(1, 2), budget=Budget(time_s=60))
+    result = pegs.solve(board, objective="finish", finish=(1, 2), time=60)
     assert result.status == "impossible" and "exhaustive" in result.proof
-    jumps = search.solve(board, objective="jumps", budget=Budget(time_s=60))
+    jumps = pegs.solve(board, objective="jumps", time=60)
     assert jumps.status == "optimal" and "exhaustive" in jumps.proof and jumps.score == 2
     # 4x4, vacancy (1,1): no finish hole passes the position-class test; 13 jumps at most
-    four = search.solve(named("4x4"), objective="jumps", budget=Budget(time_s=60))
+    four = pegs.solve(named("4x4"), objective="jumps", time=60)
     assert four.status == "optimal" and four.details["pegs_left"] == 2
 
 
 def test_triangle_reaches_one_peg_with_six_directions():
-    result = search.solve(named("triangle"), objective="jumps", budget=Budget(time_s=60))
+    result = pegs.solve(named("triangle"), time=60)
     assert result.status == "optimal" and result.verified and result.details["pegs_left"] == 1
+    assert result.options == {"objective": "jumps", "strategy": "default"}
 
 
 def test_fewest_moves_on_the_triangle():
-    result = search.solve(named("triangle"), objective="moves", budget=Budget(time_s=60, memory_mb=256))
+    result = pegs.solve(named("triangle"), objective="moves", time=60, memory=256)
     assert result.status == "optimal" and result.verified
     assert result.score == rules.count_moves([rules.parse_jump(s) for s in result.solution])
     assert result.score == 10  # checked against reference.fewest_moves (slow in plain Python)
@@ -52,9 +55,9 @@ def test_fewest_moves_on_the_triangle():
 
 def test_jumps_are_anytime_and_honour_the_time_budget():
     board = rules.random_board(30, 30, 0.8, seed=1)
-    search.solve(board, objective="jumps", budget=Budget(time_s=0.5), seed=2)  # compile the kernels
+    pegs.solve(board, objective="jumps", time=0.5, seed=2)  # compile the kernels
     notes: list[str] = []
-    result = search.solve(board, objective="jumps", budget=Budget(time_s=1.0), seed=2, note=notes.append)
+    result = pegs.solve(board, objective="jumps", time=1.0, seed=2, progress=notes.append)
     assert result.verified and result.status in ("best-found", "optimal")
     assert notes and notes[-1].startswith(f"best {result.details['pegs_left']} pegs left")
     assert result.stats.elapsed_s < 20.0  # generous: the kernels stop at the deadline
@@ -63,8 +66,8 @@ def test_jumps_are_anytime_and_honour_the_time_budget():
 
 def test_published_method_honours_memory():
     board = rules.random_board(20, 20, 0.8, seed=1)
-    result = search.solve(board, strategy="published", budget=Budget(time_s=30, memory_mb=8), seed=2)
-    assert result.verified and result.status == "best-found" and result.stats.stopped_by == "memory"
+    result = pegs.solve(board, strategy="published", time=30, memory=8, seed=2)
+    assert result.verified and result.status == "best-found" and result.stopped == "memory"
 
 
 def test_single_vacancy_problems_up_to_symmetry():
@@ -97,20 +100,42 @@ def test_english_table_every_problem_decided():
 def test_bad_objective_arguments():
     board = named("english")
     with pytest.raises(InputError, match="not a hole"):
-        search.solve(board, objective="finish", finish=(0, 0))
+        pegs.solve(board, objective="finish", finish=(0, 0))
     with pytest.raises(InputError, match="needs --finish"):
-        search.solve(board, objective="finish")
+        pegs.solve(board, objective="finish")
     with pytest.raises(InputError, match="not jumps"):
-        search.solve(board, objective="jumps", finish=(3, 3))
+        pegs.solve(board, objective="jumps", finish=(3, 3))
     with pytest.raises(InputError, match="published"):
-        search.solve(board, objective="finish", finish=(3, 3), strategy="published")
+        pegs.solve(board, objective="finish", finish=(3, 3), strategy="published")
+
+
+def test_the_older_keywords_solve_through_the_game_and_verify():
+    board = named("english")
+    result = search.solve(board, label="central", objective="finish", finish=(3, 3),
+                          budget=Budget(time_s=60, memory_mb=512))
+    assert result.input == "central" and result.status == "optimal" and result.verified
+    assert result.board == pegs.format(board) and result.options["finish"] == [3, 3]
+
+
+def test_the_searches_alone_do_not_verify():
+    result = solvers.search(named("triangle"), Budget(time_s=30), objective="jumps")
+    assert result.status == "optimal" and result.solution and not result.verified
+    assert pegs.GAME.check(named("triangle"), result.solution).complete
+
+
+def test_a_stopped_jumps_search_still_ends_where_no_jump_is_left():
+    board = rules.random_board(20, 20, 0.8, seed=3)
+    result = pegs.solve(board, time=0.3, seed=1)
+    assert result.status in ("best-found", "optimal") and result.verified
+    final = rules.replay(board, [rules.parse_jump(s) for s in result.solution])
+    assert rules.legal_jumps(final) == [] and result.score == board.peg_count - final.peg_count
 
 
 @pytest.mark.parametrize("name", ["english", "triangle", "diamond", "5x5"])
 def test_pagoda_never_grows_under_a_jump(name):
     board = named(name)
     for finish in board.hole_cells()[::3]:
-        weight = search.pagoda_for(board, finish)
+        weight = solvers.pagoda_for(board, finish)
         assert weight is not None and weight[board.index(finish)] == 1.0
         for a, b, c in rules.triples(board):
             assert weight[a] + weight[b] >= weight[c] - 1e-12

@@ -14,15 +14,18 @@ the numba kernels can find every jump of a direction with word shifts; the
 Python reference uses the same bit numbering, so positions compare directly.
 
 Text: ``o`` a peg, ``.`` an empty hole, space or ``-`` no hole; square
-comesolo boards may use ``1`` (peg) and ``0`` (empty) instead.
+comesolo boards may use ``1`` (peg) and ``0`` (empty) instead (and ``-``
+for no hole). An optional first line ``jumps: orthogonal|diagonal|triangular``
+gives the jump rule; without it a ``1``/``0`` board jumps diagonally too and
+any other board orthogonally. :func:`format_board` always writes that line,
+so a board printed and read back keeps its rule.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gridsolver.core.boards import BoardText, read_package_text
 from gridsolver.core.errors import InputError
@@ -38,18 +41,24 @@ JUMP_RULES: dict[str, tuple[Cell, ...]] = {
     "orthogonal": ORTHOGONAL, "diagonal": DIAGONAL, "triangular": TRIANGULAR,
 }
 
+#: what a solve looks for, and how (the ``objective`` and ``strategy`` options)
+OBJECTIVES = ("jumps", "finish", "moves")
+STRATEGIES = ("default", "published")
+
 PEG, EMPTY, NONE = "o", ".", "-"
 CLASSIC_CHARS = {"o": 1, ".": 0, " ": -1, "-": -1}
-COMESOLO_CHARS = {"1": 1, "0": 0}
+COMESOLO_CHARS = {"1": 1, "0": 0, "-": -1}
+COMESOLO_MARKS = ("1", "0")  # a board using either is written in the 1/0 style
+HEADER = "jumps:"  # the optional first line: ``jumps: orthogonal|diagonal|triangular``
 
-# name -> (data file, default jump rule)
-NAMED_BOARDS: dict[str, tuple[str, str]] = {
-    "english": ("english.txt", "orthogonal"),
-    "european": ("european.txt", "orthogonal"),
-    "french": ("european.txt", "orthogonal"),
-    "wiegleb": ("wiegleb.txt", "orthogonal"),
-    "diamond": ("diamond.txt", "orthogonal"),
-    "triangle": ("triangle.txt", "triangular"),
+# name -> data file (the file's ``jumps:`` line gives the rule)
+NAMED_BOARDS: dict[str, str] = {
+    "english": "english.txt",
+    "european": "european.txt",
+    "french": "european.txt",
+    "wiegleb": "wiegleb.txt",
+    "diamond": "diamond.txt",
+    "triangle": "triangle.txt",
 }
 SQUARE_NAME = re.compile(r"^(\d+)x(\d+)$")
 
@@ -171,7 +180,7 @@ def apply(board: Board, jump: Jump) -> Board:
     """The board after ``jump``; raises InputError when the jump is illegal."""
     problem = check_jump(board, jump)
     if problem is not None:
-        raise InputError(f"illegal jump: {problem}")
+        raise InputError(f"illegal jump {format_jump(jump)}: {problem}")
     flip = (1 << board.index(jump[0])) | (1 << board.index(jump_over(jump))) | (1 << board.index(jump[1]))
     return board.with_pegs(board.pegs ^ flip)
 
@@ -195,10 +204,15 @@ def count_moves(jumps: Sequence[Jump]) -> int:
 
 # -- text -------------------------------------------------------------------------
 
-def parse(text: BoardText, jumps: str | None = None) -> Board:
-    """Read a board; errors name the source, row and column of the offending character."""
+def parse(text: BoardText) -> Board:
+    """Read a board; errors name the source, row and column of the offending character.
+
+    An optional first line ``jumps: RULE`` sets the jump rule; without it the
+    rule is diagonal for ``1``/``0`` boards and orthogonal otherwise.
+    """
+    rule, text = read_header(text)
     rows = text.rows
-    comesolo = any(ch in COMESOLO_CHARS for row in rows for ch in row)
+    comesolo = any(ch in COMESOLO_MARKS for row in rows for ch in row)
     alphabet = COMESOLO_CHARS if comesolo else CLASSIC_CHARS
     if len(rows) > MAX_SIDE:
         raise text.error(f"{len(rows)} rows, more than the {MAX_SIDE} supported")
@@ -227,22 +241,36 @@ def parse(text: BoardText, jumps: str | None = None) -> Board:
         raise text.error("no empty hole: no jump is possible")
     if pegs == 0:
         raise text.error("no peg on the board")
-    rule = jumps or default_jumps(text, comesolo)
-    return Board(len(rows), width, holes, pegs, "orthogonal", comesolo).with_jumps(rule)
+    return Board(len(rows), width, holes, pegs, rule or default_jumps(comesolo), comesolo)
 
 
-def default_jumps(text: BoardText, comesolo: bool) -> str:
-    """Diagonal for comesolo boards, the named board's rule, else orthogonal."""
-    if comesolo:
-        return "diagonal"
-    named_rule = NAMED_BOARDS.get(text.source.lower())
-    if named_rule and not os.path.exists(text.source):
-        return named_rule[1]
-    return "orthogonal"
+def read_header(text: BoardText) -> tuple[str | None, BoardText]:
+    """The rule of a ``jumps: RULE`` first line (None without one), and the rows after it.
+
+    Rows keep their line numbers in errors: the rows after the header are
+    counted from 1 again, and their lines from the line after the header.
+    """
+    first = text.rows[0]
+    if not first.strip().lower().startswith(HEADER):
+        return None, text
+    rule = first.strip()[len(HEADER):].strip().lower()
+    if rule not in JUMP_RULES:
+        start = first.lower().index(HEADER) + len(HEADER)
+        column = start + len(first[start:]) - len(first[start:].lstrip())
+        raise text.error(f"unknown jump rule {rule!r} (expected jumps: {' | '.join(JUMP_RULES)})", 0,
+                         column)
+    if len(text.rows) == 1:
+        raise text.error("a 'jumps:' line but no board rows after it", 0)
+    return rule, replace(text, rows=text.rows[1:], first_line=text.first_line + 1)
 
 
-def format_board(board: Board) -> str:
-    """The board as text that :func:`parse` reads back to the same board."""
+def default_jumps(comesolo: bool) -> str:
+    """The rule of a board without a ``jumps:`` line: diagonal for 1/0 boards, else orthogonal."""
+    return "diagonal" if comesolo else "orthogonal"
+
+
+def format_grid(board: Board) -> str:
+    """The rows of the board alone (no ``jumps:`` line), in the board's style."""
     peg, empty, none = ("1", "0", "-") if board.comesolo else (PEG, EMPTY, NONE)
     lines = []
     for r in range(board.rows):
@@ -256,6 +284,11 @@ def format_board(board: Board) -> str:
     return "\n".join(lines)
 
 
+def format_board(board: Board) -> str:
+    """The board as text that :func:`parse` reads back to an equal board, its jump rule included."""
+    return f"{HEADER} {board.jumps}\n{format_grid(board)}"
+
+
 def named(name: str) -> str | None:
     """Text of a named board: english, european, wiegleb, diamond, triangle, or NxN squares.
 
@@ -265,7 +298,9 @@ def named(name: str) -> str | None:
     """
     key = name.lower()
     if key in NAMED_BOARDS:
-        text = read_package_text("gridsolver.pegs", "data/" + NAMED_BOARDS[key][0])
+        text = read_package_text("gridsolver.pegs", "data/" + NAMED_BOARDS[key])
+        if text is None:  # pragma: no cover - a broken install
+            raise InputError(f"the shipped board {key} is missing from this installation")
         return text
     match = SQUARE_NAME.match(key)
     if match:
@@ -279,8 +314,8 @@ def named(name: str) -> str | None:
 
 
 def parse_cell(text: str, what: str = "--finish") -> Cell:
-    """``ROW,COL`` (0-based) as a cell; InputError naming the value otherwise."""
-    parts = text.replace(" ", "").split(",")
+    """``ROW,COL`` (0-based; ``(ROW,COL)`` too) as a cell; InputError naming the value otherwise."""
+    parts = text.replace(" ", "").removeprefix("(").removesuffix(")").split(",")
     if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
         raise InputError(f"{what} {text!r}: expected ROW,COL (0-based), e.g. 3,3")
     return int(parts[0]), int(parts[1])
@@ -291,35 +326,16 @@ def format_jump(jump: Jump) -> str:
     return f"({r0},{c0})->({r1},{c1})"
 
 
+JUMP_TEXT = re.compile(r"\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*->\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)")
+
+
 def parse_jump(text: str) -> Jump:
     """Read ``(r,c)->(r,c)`` as printed by :func:`format_jump`."""
-    match = re.fullmatch(r"\s*\((\d+),(\d+)\)\s*->\s*\((\d+),(\d+)\)\s*", text)
+    match = JUMP_TEXT.fullmatch(text.strip())
     if not match:
         raise InputError(f"jump {text!r}: expected (ROW,COL)->(ROW,COL)")
     r0, c0, r1, c1 = (int(g) for g in match.groups())
     return (r0, c0), (r1, c1)
-
-
-class PegSolitaire:
-    """Peg solitaire in the shared puzzle interface (:mod:`gridsolver.core.game`)."""
-
-    name = "pegs"
-    comment = "#"
-
-    def parse(self, board: BoardText) -> Board:
-        return parse(board)
-
-    def format(self, board: Board) -> str:
-        return format_board(board)
-
-    def legal_moves(self, board: Board) -> list[Jump]:
-        return legal_jumps(board)
-
-    def apply(self, board: Board, move: Jump) -> Board:
-        return apply(board, move)
-
-    def named(self, name: str) -> str | None:
-        return named(name)
 
 
 def random_board(rows: int, cols: int, density: float, seed: int) -> Board:

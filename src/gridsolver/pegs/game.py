@@ -1,0 +1,234 @@
+"""Peg solitaire in the shared contract (:class:`gridsolver.core.game.Game`).
+
+Boards are :class:`~gridsolver.pegs.rules.Board` (holes, pegs and the jump
+rule); a move is one jump ``((row, col), (row, col))``; a solution is the
+list of jumps written ``(r,c)->(r,c)`` (0-based from the top left), as
+``solve`` prints them. Its score is the number of jumps, or of moves (runs of
+jumps by one peg) for the objective ``moves``.
+
+Solve options (the ``**options`` of :meth:`PegsGame.solve`, the command
+line's ``--objective``, ``--finish``, ``--strategy`` and ``--jumps``):
+
+- ``objective``: ``jumps`` (most jumps), ``finish`` (one peg left, in
+  ``finish``) or ``moves`` (fewest moves to one peg, in ``finish`` when
+  given); default ``finish`` when a finish hole is given, else ``jumps``;
+- ``finish``: the hole, ``(row, col)`` or ``"row,col"``;
+- ``strategy``: ``default`` or ``published`` (objective ``jumps`` only);
+- ``jumps``: ``orthogonal``, ``diagonal`` or ``triangular``, to play the
+  board under another jump rule than the one it is written with.
+
+No numba here: the searches are imported when a solve starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gridsolver.core.boards import BoardText
+from gridsolver.core.budget import Budget
+from gridsolver.core.errors import InputError
+from gridsolver.core.game import Game, NamedBoard, Progress, Replayed, replay_moves
+from gridsolver.core.result import Result
+from gridsolver.pegs.rules import (
+    JUMP_RULES,
+    JUMP_TEXT,
+    MAX_SIDE,
+    OBJECTIVES,
+    STRATEGIES,
+    Board,
+    Cell,
+    Jump,
+    apply,
+    count_moves,
+    format_board,
+    format_grid,
+    format_jump,
+    legal_jumps,
+    named,
+    parse,
+    parse_cell,
+    parse_jump,
+)
+
+OPTIONS = ("finish", "jumps", "objective", "strategy")
+
+#: (name, description) of the shipped boards, in the order ``boards`` lists them
+SHIPPED = (
+    ("english", "English board, 33 holes, centre empty (orthogonal jumps)"),
+    ("european", "European board, 37 holes, centre empty (also called french)"),
+    ("wiegleb", "Wiegleb's board, 45 holes, centre empty"),
+    ("diamond", "Diamond board, 41 holes, centre empty"),
+    ("triangle", "15-hole triangle, top empty (triangular jumps, drawn as a staircase)"),
+    ("6x6", f"any RxC from 1x2 to {MAX_SIDE}x{MAX_SIDE} (6x6, 8x8, 7x5 ...): full of pegs, "
+            "one empty hole at ((R-1)//2, (C-1)//2)"),
+)
+
+
+class PegsGame(Game[Board, Jump]):
+    name = "pegs"
+    title = "Peg solitaire: classic boards and comesolo squares."
+    score_name = "jumps"
+    comment = "#"
+
+    # -- boards ------------------------------------------------------------------------------------
+    def parse(self, text: BoardText) -> Board:
+        return parse(text)
+
+    def format(self, board: Board) -> str:
+        return format_board(board)
+
+    def named_boards(self) -> list[NamedBoard]:
+        return [NamedBoard(name, description) for name, description in SHIPPED]
+
+    def named_text(self, name: str) -> str | None:
+        return named(name)
+
+    # -- moves -------------------------------------------------------------------------------------
+    def moves(self, board: Board) -> list[Jump]:
+        return legal_jumps(board)
+
+    def apply(self, board: Board, move: Jump) -> Board:
+        return apply(board, move)
+
+    def parse_solution(self, text: str) -> list[str]:
+        """Jumps as ``solve`` prints them, ``(3,1)->(3,3) (2,3)->(4,3)``, or a JSON list of them."""
+        stripped = text.strip()
+        if stripped.startswith("["):
+            solution = super().parse_solution(stripped)
+            return [format_jump(j) for j in _jumps(solution)]
+        return [format_jump(j) for j in _jumps_in_text(stripped)]
+
+    def replay(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Replayed[Board]:
+        """Play the jumps; the score is the jumps (moves for objective ``moves``).
+
+        ``complete``: no jump is left (objective ``jumps``), or one peg is left,
+        in the finish hole when there is one (``finish``, ``moves``).
+        """
+        jumps = _jumps(self.parse_solution(solution) if isinstance(solution, str) else solution)
+        rule = options.get("jumps")
+        played = board if rule is None else board.with_jumps(rule)
+        final = replay_moves(self, played, jumps)
+        objective = options.get("objective", "jumps")
+        finish = None if options.get("finish") is None else check_finish(played, options["finish"])
+        if objective == "jumps":
+            complete = not legal_jumps(final)
+        else:
+            complete = final.peg_count == 1 and (finish is None or final.has_peg(finish))
+        score = count_moves(jumps) if objective == "moves" else len(jumps)
+        return Replayed(final, score, complete, len(jumps))
+
+    # -- search ------------------------------------------------------------------------------------
+    def check_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Objective, finish hole, strategy and jump rule, checked against the board.
+
+        Returns them JSON-ready: ``objective`` always, ``finish`` as ``[row, col]``
+        when given, ``strategy`` for objective ``jumps``, ``jumps`` when it
+        changes the board's rule. Checking the returned options again gives them back.
+        """
+        unknown = set(options) - set(OPTIONS)
+        if unknown:
+            raise InputError(f"pegs: unknown option(s) {', '.join(sorted(unknown))} "
+                             f"(known: {', '.join(OPTIONS)})")
+        rule = options.get("jumps")
+        if rule is not None and rule not in JUMP_RULES:
+            raise InputError(f"--jumps {rule!r}: expected one of {', '.join(JUMP_RULES)}")
+        finish = None if options.get("finish") is None else check_finish(board, options["finish"])
+        objective = options.get("objective") or ("finish" if finish is not None else "jumps")
+        if objective not in OBJECTIVES:
+            raise InputError(f"--objective {objective!r}: expected one of {', '.join(OBJECTIVES)}")
+        strategy = options.get("strategy") or "default"
+        if strategy not in STRATEGIES:
+            raise InputError(f"--strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
+        if objective == "finish" and finish is None:
+            raise InputError("--objective finish needs --finish ROW,COL")
+        if objective == "jumps" and finish is not None:
+            raise InputError(f"--finish {finish[0]},{finish[1]} applies to --objective finish or moves, "
+                             "not jumps")
+        if strategy == "published" and objective != "jumps":
+            raise InputError(f"--strategy published is a method for --objective jumps only, "
+                             f"not {objective}")
+        checked: dict[str, Any] = {"objective": objective}
+        if finish is not None:
+            checked["finish"] = list(finish)
+        if objective == "jumps":
+            checked["strategy"] = strategy
+        if rule is not None and rule != board.jumps:
+            checked["jumps"] = rule
+        return checked
+
+    def search(self, board: Board, budget: Budget, *, seed: int, workers: int, cluster: str | None,
+               progress: Progress | None, label: str, options: Mapping[str, Any]) -> Result:
+        from gridsolver.pegs.solvers import search
+
+        rule = options.get("jumps")
+        finish = options.get("finish")
+        return search(board if rule is None else board.with_jumps(rule), budget, label=label,
+                      objective=options["objective"], finish=None if finish is None else _cell(finish),
+                      strategy=options.get("strategy", "default"), seed=seed, note=progress)
+
+
+GAME = PegsGame()
+
+
+def picture(board: Board, result: Result) -> str:
+    """``--show``: the board after the solution."""
+    if result.solution is None:
+        return ""
+    try:
+        final = GAME.replay(board, result.solution, result.options).final
+    except InputError as exc:  # the result says NOT VERIFIED already; say why instead of a picture
+        return f"  final board: none, the solution does not replay ({exc})"
+    return "  final board:\n" + "\n".join("    " + line for line in format_grid(final).splitlines())
+
+
+# -- option and solution values ----------------------------------------------------------------------
+def check_finish(board: Board, value: Any) -> Cell:
+    """A finish hole from ``(row, col)``, ``[row, col]`` or ``"row,col"``; InputError naming it otherwise."""
+    cell = parse_cell(value) if isinstance(value, str) else _cell(value)
+    if not board.is_hole(cell):
+        raise InputError(f"--finish {cell[0]},{cell[1]} is not a hole of this board "
+                         f"({board.rows} rows x {board.cols} columns, 0-based)")
+    return cell
+
+
+def _cell(value: Any) -> Cell:
+    if (isinstance(value, list | tuple) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        return int(value[0]), int(value[1])
+    raise InputError(f"--finish {value!r}: expected ROW,COL (0-based), e.g. 3,3")
+
+
+def _jumps(solution: Any) -> list[Jump]:
+    """The jumps of a solution in its JSON form (a list of ``(r,c)->(r,c)`` strings) or as pairs of cells."""
+    if not isinstance(solution, list | tuple):
+        raise InputError(f"solution {solution!r}: expected a list of jumps such as '(3,1)->(3,3)'")
+    jumps = []
+    for number, item in enumerate(solution, start=1):
+        if isinstance(item, str):
+            jumps.append(parse_jump(item))
+            continue
+        try:
+            start, to = item
+            jumps.append((_cell(start), _cell(to)))
+        except (TypeError, ValueError, InputError):
+            raise InputError(f"jump {number} {item!r}: expected (ROW,COL)->(ROW,COL)") from None
+    return jumps
+
+
+def _jumps_in_text(text: str) -> list[Jump]:
+    """Every ``(r,c)->(r,c)`` of a text, separated by spaces or commas; InputError on anything else."""
+    jumps: list[Jump] = []
+    position = 0
+    for match in JUMP_TEXT.finditer(text):
+        between = text[position:match.start()]
+        if between.strip(" \t\n,;"):
+            raise InputError(f"solution: unexpected {between.strip()!r} before jump {len(jumps) + 1} "
+                             "(expected jumps such as (3,1)->(3,3), separated by spaces)")
+        jumps.append(parse_jump(match.group()))
+        position = match.end()
+    rest = text[position:]
+    if rest.strip(" \t\n,;"):
+        raise InputError(f"solution: unexpected {rest.strip()!r} after jump {len(jumps)} "
+                         "(expected jumps such as (3,1)->(3,3), separated by spaces)")
+    return jumps

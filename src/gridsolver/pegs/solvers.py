@@ -1,0 +1,567 @@
+"""Peg solitaire searches: set up the kernels, run them within the budget, report.
+
+Objectives (see ``docs/pegs.md``):
+
+- ``jumps``: most jumps (fewest pegs left). Default strategy: depth-first
+  searches restarted with doubling node limits and noisy move order, sharing
+  one table of fully explored positions (anytime, and exhaustive when a run
+  completes). ``published``: the published comesolo method
+  (:func:`gridsolver.pegs.kernels.published`).
+- ``finish``: one peg left in a given hole. Position classes first, then a
+  depth-first search with a table of dead positions under the symmetries
+  that fix the finish hole; an exhausted search proves impossibility.
+- ``moves``: fewest moves (runs of jumps by one peg) to one peg: breadth-first
+  search by moves from both ends until they meet (boards of up to 64 holes,
+  :mod:`gridsolver.pegs.moves`), else iterative deepening on the move count.
+
+:func:`search` returns an unverified :class:`~gridsolver.core.result.Result`:
+:meth:`gridsolver.pegs.game.PegsGame.solve` replays it under the rules
+(:func:`gridsolver.core.game.verify`), and only that replay sets
+``verified``. :func:`report` replays the jumps too, for the details (pegs
+left, moves) and as an internal consistency check.
+
+This module imports numpy but not numba: the kernels are imported inside
+the functions that run them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from gridsolver.core.budget import Budget, peak_rss_mb
+from gridsolver.core.errors import InputError
+from gridsolver.core.result import Result, Stats
+from gridsolver.pegs import moves as moves_module
+from gridsolver.pegs import rules
+from gridsolver.pegs.geometry import PositionClasses, fixing, symmetries
+from gridsolver.pegs.rules import OBJECTIVES, STRATEGIES, Board, Cell, Jump
+
+PUBLISHED_BIAS = 0.31
+
+
+@dataclass
+class Layout:
+    """A board's numpy arrays for the kernels."""
+
+    board: Board
+    words: int
+    holes: np.ndarray
+    offsets: np.ndarray
+    zobrist: np.ndarray
+
+    @classmethod
+    def of(cls, board: Board, seed: int = 0) -> Layout:
+        words = max(1, -(-board.bits // 64))
+        offsets = np.array([dr * board.stride + dc for dr, dc in board.directions], dtype=np.int64)
+        rng = np.random.default_rng(0x5EED ^ seed)
+        zobrist = rng.integers(0, 2**63, size=words * 64, dtype=np.int64).astype(np.uint64) * np.uint64(2)
+        zobrist ^= rng.integers(0, 2, size=words * 64, dtype=np.int64).astype(np.uint64)
+        layout = cls(board, words, np.zeros(words, np.uint64), offsets, zobrist)
+        layout.holes = layout.to_words(board.holes)
+        return layout
+
+    def to_words(self, mask: int) -> np.ndarray:
+        return np.array([(mask >> (64 * w)) & (2**64 - 1) for w in range(self.words)], dtype=np.uint64)
+
+    def from_words(self, words: np.ndarray) -> int:
+        return sum(int(v) << (64 * w) for w, v in enumerate(words))
+
+    def decode(self, code: int) -> Jump:
+        d = len(self.offsets)
+        a, direction = divmod(int(code), d)
+        dr, dc = self.board.directions[direction]
+        r, c = self.board.cell(a)
+        return (r, c), (r + 2 * dr, c + 2 * dc)
+
+    def perm_array(self, perms: list[tuple[int, ...]]) -> np.ndarray:
+        size = self.words * 64
+        out = np.tile(np.arange(size, dtype=np.int64), (len(perms), 1))
+        for s, perm in enumerate(perms):
+            out[s, :len(perm)] = perm
+        return out
+
+    def weights(self, centre: tuple[float, float]) -> np.ndarray:
+        """Move-order weights per jump code: prefer jumps from the outside in.
+
+        ``phi`` is the squared distance to ``centre``; a jump scores
+        phi(from) + phi(over) - phi(to), so pegs far out are cleared first
+        and the survivors gather round the centre.
+        """
+        d = len(self.offsets)
+        out = np.zeros(self.words * 64 * d, dtype=np.float64)
+        cr, cc = centre
+        for r, c in self.board.hole_cells():
+            for k, (dr, dc) in enumerate(self.board.directions):
+                cells = [(r, c), (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)]
+                phi = [(y - cr) ** 2 + (x - cc) ** 2 for y, x in cells]
+                out[self.board.index((r, c)) * d + k] = phi[0] + phi[1] - phi[2]
+        return out
+
+
+GOLDEN = (5 ** 0.5 - 1) / 2  # g + g*g = 1
+
+
+def lattice_distance(board: Board, a: Cell, b: Cell) -> int:
+    """Fewest steps along the jump directions from ``a`` to ``b`` (ignoring holes)."""
+    dr, dc = b[0] - a[0], b[1] - a[1]
+    if board.jumps == "orthogonal":
+        return abs(dr) + abs(dc)
+    if board.jumps == "diagonal":
+        return max(abs(dr), abs(dc))
+    return max(abs(dr), abs(dc), abs(dr - dc))  # triangular: steps (0,1), (1,0), (1,1)
+
+
+def pagoda_for(board: Board, finish: Cell) -> np.ndarray | None:
+    """A pagoda function for finishing at ``finish``: g ** distance, g the golden ratio's inverse.
+
+    A jump toward the finish along a line moves weight g^k + g^(k-1) = g^(k-2)
+    into the landing hole, so the total never grows; the finish has weight 1.
+    Checked on every jump of the board; None if some jump breaks it.
+    """
+    size = max(1, -(-board.bits // 64)) * 64
+    weight = np.zeros(size, dtype=np.float64)
+    for cell in board.hole_cells():
+        weight[board.index(cell)] = GOLDEN ** lattice_distance(board, cell, finish)
+    for a, b, c in rules.triples(board):
+        if weight[a] + weight[b] < weight[c] - 1e-12:
+            return None
+    return weight
+
+
+def centroid(board: Board) -> tuple[float, float]:
+    cells = board.hole_cells()
+    return (sum(r for r, _ in cells) / len(cells), sum(c for _, c in cells) / len(cells))
+
+
+class GrowingTable:
+    """A transposition table that starts small and doubles up to the memory budget.
+
+    A big table costs page faults to touch, so small searches get small
+    tables; :func:`gridsolver.pegs.kernels.dfs` stops when its table is
+    70% full and :meth:`grow` rehashes into a table twice the size.
+    """
+
+    def __init__(self, budget: Budget, words: int, first_slots: int = 1 << 15) -> None:
+        self.max_slots = budget.table_slots(8 * (words + 1), share=0.5, maximum=1 << 28)
+        slots = min(first_slots, self.max_slots)
+        self.hash = np.zeros(slots, dtype=np.uint64)
+        self.keys = np.zeros((slots, words), dtype=np.uint64)
+
+    @property
+    def grow_at(self) -> int:
+        """Entries at which the kernel should stop for a bigger table (0: never, it is full size)."""
+        return 0 if len(self.hash) >= self.max_slots else int(len(self.hash) * 0.7)
+
+    def grow(self) -> None:
+        from gridsolver.pegs import kernels
+
+        slots = len(self.hash) * 2
+        new_hash = np.zeros(slots, dtype=np.uint64)
+        new_keys = np.zeros((slots, self.keys.shape[1]), dtype=np.uint64)
+        kernels.tt_rehash(self.hash, self.keys, new_hash, new_keys)
+        self.hash, self.keys = new_hash, new_keys
+
+
+STOPPED = {2: "time", 3: "nodes", 4: "memory"}
+
+
+def search(board: Board, budget: Budget, *, label: str = "board", objective: str = "jumps",
+           finish: Cell | None = None, strategy: str = "default", seed: int = 0,
+           note: Callable[[str], None] | None = None) -> Result:
+    """Search one board for ``objective`` within ``budget``; the result is not verified yet.
+
+    The options are those :meth:`gridsolver.pegs.game.PegsGame.check_options`
+    has checked (this function only refuses what it cannot run). ``note``
+    (e.g. a progress display's ``note``) hears the best result so far of the
+    anytime jumps search after each of its runs.
+    """
+    if objective not in OBJECTIVES or strategy not in STRATEGIES:
+        raise InputError(f"objective {objective!r} with strategy {strategy!r}: expected an objective of "
+                         f"{', '.join(OBJECTIVES)} and a strategy of {', '.join(STRATEGIES)}")
+    if (objective == "finish" and finish is None) or (objective == "jumps" and finish is not None):
+        raise InputError(f"objective {objective!r} with finish {finish!r}: finish needs a finish hole, "
+                         "jumps takes none")
+    started = time.perf_counter()
+    if board.peg_count == 1 and objective != "jumps":
+        # nothing to search: the one peg either is where it must be or can never move
+        done = finish is None or board.has_peg(finish)
+        outcome = (("optimal", [], "one peg at the start: no jump needed", 0, None, {}) if done else
+                   ("impossible", None, "one peg at the start and no jump is possible", 0, None, {}))
+    elif objective == "finish":
+        assert finish is not None
+        outcome = _solve_finish(board, finish, budget, seed)
+    elif objective == "moves":
+        outcome = _solve_moves(board, finish, budget)
+    elif strategy == "published":
+        outcome = _solve_published(board, budget, seed)
+    else:
+        outcome = _solve_jumps(board, budget, seed, note)
+    status, jumps, proof, nodes, stopped, extra = outcome
+    if objective == "jumps" and jumps is not None:
+        found = len(jumps)
+        jumps = play_out(board, jumps)
+        if note and len(jumps) > found:
+            note(f"best {board.peg_count - len(jumps)} pegs left (the best line played on to its end)")
+    stats = Stats(nodes=nodes, elapsed_s=time.perf_counter() - started, peak_memory_mb=peak_rss_mb())
+    return report(board, label, objective, finish, strategy, status, jumps, proof, stopped, stats, extra)
+
+
+def play_out(board: Board, jumps: list[Jump]) -> list[Jump]:
+    """``jumps`` followed by any legal jumps until none is left (the first by cell and direction).
+
+    A search stopped by its budget may hold a best line whose last position
+    still has a jump; playing on only adds jumps, and a most-jumps answer then
+    always ends where no jump is left, as its replay checks.
+    """
+    final = rules.replay(board, jumps)
+    triples = rules.triples(board)
+    pegs = final.pegs
+    out = list(jumps)
+    while True:
+        for a, b, c in triples:
+            if pegs >> a & 1 and pegs >> b & 1 and not pegs >> c & 1:
+                pegs ^= (1 << a) | (1 << b) | (1 << c)
+                out.append((board.cell(a), board.cell(c)))
+                break
+        else:
+            return out
+
+
+def report(board: Board, label: str, objective: str, finish: Cell | None, strategy: str, status: str,
+           jumps: list[Jump] | None, proof: str, stopped: str | None, stats: Stats, extra: dict) -> Result:
+    """Build the result; the jumps are replayed for the details and as a consistency check.
+
+    A replay that disagrees with the search is a bug: it is recorded in
+    ``details['consistency']`` (the verifying replay will then refuse the result).
+    """
+    details: dict = {"objective": objective, "jump_rule": board.jumps, "pegs_at_start": board.peg_count}
+    if objective == "jumps":
+        details["strategy"] = strategy
+    if finish is not None:
+        details["finish"] = list(finish)
+    details.update(extra)
+    score = None
+    solution = None
+    if jumps is not None:
+        solution = [rules.format_jump(j) for j in jumps]
+        moves = rules.count_moves(jumps)
+        score = moves if objective == "moves" else len(jumps)
+        details.update(jumps=len(jumps), moves=moves)
+        try:
+            final = rules.replay(board, jumps)
+        except InputError as exc:
+            details["consistency"] = f"the search's own jumps do not replay: {exc}"
+        else:
+            details["pegs_left"] = final.peg_count
+            one_peg = final.peg_count == 1 and (finish is None or final.has_peg(finish))
+            if status == "optimal" and objective != "jumps" and not one_peg:
+                details["consistency"] = "the search claims one peg left in the finish, the replay disagrees"
+    return Result(game="pegs", input=label, status=status, solution=solution, score=score,
+                  score_name="moves" if objective == "moves" else "jumps", proof=proof, stopped=stopped,
+                  stats=stats, details=details)
+
+
+# -- jumps -------------------------------------------------------------------------
+
+def _solve_jumps(board: Board, budget: Budget, seed: int, note: Callable[[str], None] | None = None):
+    """Exhaustive search first (proves small boards), then beam searches of doubling width."""
+    layout = Layout.of(board, seed)
+    perms = symmetries(board)
+    # phase 1 gets a twentieth of the time (at most 1 s), phase 2 the rest
+    share = 1.0 if budget.time_s is None else min(0.05 * budget.time_s, 1.0)
+    nodes = budget.nodes if budget.nodes is not None else (None if budget.time_s else 5_000_000)
+    phase1 = Budget(time_s=share, memory_mb=budget.memory_mb, nodes=nodes)
+    code, best, nodes, runs, entries = _restarted_dfs(board, layout, perms, phase1, seed)
+    extra = {"symmetries": len(perms), "restarts": runs, "table_entries": entries}
+    from gridsolver.pegs import kernels
+
+    if code == kernels.FOUND:
+        return ("optimal", best, f"one peg left: {len(best)} jumps is the most possible", nodes, None,
+                extra)
+    if code == kernels.EXHAUSTED:
+        proof = (f"exhaustive depth-first search under {len(perms)} symmetries with a table of explored "
+                 "positions")
+        return "optimal", best, proof, nodes, None, extra
+    if note:
+        note(f"best {board.peg_count - len(best)} pegs left (depth-first phase)")
+    code, beam_best, beam_nodes, width = _widening_beam(board, layout, budget, seed, nodes, best, note)
+    nodes += beam_nodes
+    extra["widest_beam"] = width
+    if len(beam_best) > len(best):
+        best = beam_best
+        extra["found_by"] = "beam"
+    if len(best) == board.peg_count - 1:
+        return ("optimal", best, f"one peg left: {len(best)} jumps is the most possible", nodes, None,
+                extra)
+    stopped = "nodes" if budget.nodes is not None and nodes >= budget.nodes else "time"
+    return "best-found", best, "", nodes, stopped, extra
+
+
+def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, seed: int,
+                   target: Cell | None = None, first_limit: int = 20_000):
+    """Depth-first searches with doubling node limits sharing one table; run 0 follows the
+    move-order weights, later runs add noise so they try other lines.
+
+    With ``target`` the searches look for one peg there; the table then holds dead positions.
+    Either way a stored position's whole subtree was explored, so the table stays valid from
+    run to run and a run that ends without hitting its node limit is exhaustive.
+    """
+    from gridsolver.pegs import kernels
+
+    perm_array = layout.perm_array(perms)
+    weights = layout.weights(centroid(board) if target is None else target)
+    target_bit = -1 if target is None else board.index(target)
+    pagoda = None if target is None else pagoda_for(board, target)
+    floor = -1.0 if pagoda is None else 1.0 - 1e-9
+    if pagoda is None:
+        pagoda = np.zeros(layout.words * 64, dtype=np.float64)
+    table = GrowingTable(budget, layout.words)
+    start = layout.to_words(board.pegs)
+    best: list[Jump] = []
+    best_path = np.zeros(board.peg_count, dtype=np.int32)
+    stats = np.zeros(3, dtype=np.int64)
+    nodes, run, limit = 0, 0, first_limit
+    code = kernels.OUT_OF_NODES
+    node_budget = budget.node_limit()
+    while True:
+        run_limit = min(limit, node_budget - nodes)
+        if run_limit <= 0:
+            code = kernels.OUT_OF_NODES
+            break
+        noise = 0.0 if run == 0 else float(np.ptp(weights)) * 0.5 + 1.0
+        code = kernels.dfs(start, layout.holes, layout.offsets, weights, layout.zobrist, perm_array,
+                           len(perms), target_bit, pagoda, floor, table.hash, table.keys, table.grow_at,
+                           noise,
+                           seed * 1000 + run,
+                           run_limit, budget.deadline_ns(), best_path, stats)
+        nodes += int(stats[0])
+        if target is None and int(stats[1]) > len(best):
+            best = [layout.decode(c) for c in best_path[:int(stats[1])]]
+        if target is not None and code == kernels.FOUND:
+            best = [layout.decode(c) for c in best_path[:board.peg_count - 1]]
+        if code in (kernels.FOUND, kernels.EXHAUSTED, kernels.OUT_OF_TIME):
+            break
+        if budget.expired(nodes):
+            code = kernels.OUT_OF_TIME if nodes < node_budget else kernels.OUT_OF_NODES
+            break
+        if code == kernels.TABLE_FULL:
+            table.grow()
+        else:
+            run += 1
+            limit *= 2
+    return code, best, nodes, run, int(stats[2])
+
+
+BEAM_ISOLATED_WEIGHT = 1.0  # per isolated peg
+BEAM_SPREAD_WEIGHT = 4.0  # a peg in a corner costs about 2 * this
+
+
+def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used_nodes: int,
+                   known: list[Jump], note: Callable[[str], None] | None = None):
+    """Beam searches of width 8, 16, 32, ... until one peg, the budget or the memory bound.
+
+    ``known`` is the best line found before (only used for progress notes)."""
+    from gridsolver.pegs import kernels
+
+    cr, cc = centroid(board)
+    scale = BEAM_SPREAD_WEIGHT / max(1.0, (board.rows * board.cols) / 4.0)
+    phi = np.zeros(layout.words * 64, dtype=np.float64)
+    for r, c in board.hole_cells():
+        phi[board.index((r, c))] = scale * ((r - cr) ** 2 + (c - cc) ** 2)
+    start = layout.to_words(board.pegs)
+    memory = budget.memory_bytes() or (8 << 30)
+    best: list[Jump] = []
+    best_path = np.zeros(board.peg_count, dtype=np.int32)
+    stats = np.zeros(3, dtype=np.int64)
+    nodes, width, run = 0, 8, 0
+    code = kernels.OUT_OF_TIME
+    # per width unit: the parent links of every depth, the candidates and two position rows
+    per_width = 8 * board.peg_count + 64 * 40 + 16 * (layout.words + 2)
+    max_width = max(8, int(memory * 0.5) // per_width)
+    widest = 0
+    while not budget.expired(used_nodes + nodes):
+        started = time.perf_counter()
+        widest = max(widest, width)
+        code = kernels.beam(start, layout.holes, layout.offsets, layout.zobrist, phi, BEAM_ISOLATED_WEIGHT,
+                            width, 0.5, seed * 1000 + run, budget.node_limit() - used_nodes - nodes,
+                            budget.deadline_ns(), best_path, stats)
+        nodes += int(stats[0])
+        if int(stats[1]) > len(best):
+            best = [layout.decode(c) for c in best_path[:int(stats[1])]]
+        if note:
+            left = board.peg_count - max(len(best), len(known))
+            note(f"best {left} pegs left (beam width {width})")
+        if code == kernels.FOUND:
+            break
+        # a run's time grows about linearly with the width: double it while the next run fits in
+        # the time left, else take the widest that should still finish
+        took = max(time.perf_counter() - started, 1e-3)
+        remaining = budget.remaining_s()
+        fits = max_width if remaining is None else int(width * 0.85 * remaining / took)
+        width = max(8, min(2 * width, fits, max_width))
+        run += 1
+    return code, best, nodes, widest
+
+
+def _solve_published(board: Board, budget: Budget, seed: int):
+    from gridsolver.pegs import kernels
+
+    layout = Layout.of(board, seed)
+    start = layout.to_words(board.pegs)
+    memory = budget.memory_bytes() or (8 << 30)
+    # the pool of waiting positions, the parent records and the hash set share the memory budget
+    per_position = 8 * layout.words + 24 + 16
+    positions = max(1024, int(memory * 0.6) // per_position)
+    seen_slots = 1 << max(10, (2 * positions).bit_length() - 1)
+    best_path = np.zeros(board.peg_count, dtype=np.int32)
+    stats = np.zeros(3, dtype=np.int64)
+    code = kernels.published(start, layout.holes, layout.offsets, layout.zobrist, positions, positions,
+                             seen_slots, PUBLISHED_BIAS, seed, budget.node_limit(), budget.deadline_ns(),
+                             best_path, stats)
+    best = [layout.decode(c) for c in best_path[:int(stats[1])]]
+    extra = {"positions": int(stats[2])}
+    if code == kernels.FOUND:
+        return ("optimal", best, f"one peg left: {len(best)} jumps is the most possible", int(stats[0]),
+                None, extra)
+    # the method's visited set keeps only 64-bit hashes, so even an emptied queue proves nothing
+    return "best-found", best, "", int(stats[0]), STOPPED.get(code), extra
+
+
+# -- finish ------------------------------------------------------------------------
+
+def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int):
+    from gridsolver.pegs import kernels
+
+    target = 1 << board.index(finish)
+    classes = PositionClasses(board)
+    if not classes.same_class(board.pegs, target):
+        proof = (f"position classes: the start and one peg at {finish} lie in different classes "
+                 f"(of {classes.count}) of positions modulo jumps")
+        return "impossible", None, proof, 0, None, {"position_classes": classes.count}
+    layout = Layout.of(board, seed)
+    perms = fixing(symmetries(board), board, finish)
+    code, jumps, nodes, runs, entries = _restarted_dfs(board, layout, perms, budget, seed, target=finish,
+                                                       first_limit=200_000)
+    extra = {"symmetries": len(perms), "restarts": runs, "table_entries": entries}
+    if code == kernels.FOUND:
+        return "optimal", jumps, "one peg left in the finish hole", nodes, None, extra
+    if code == kernels.EXHAUSTED:
+        proof = (f"exhaustive depth-first search under the {len(perms)} symmetries fixing {finish}, "
+                 "with a table of dead positions")
+        return "impossible", None, proof, nodes, None, extra
+    return "not-found", None, "", nodes, STOPPED.get(code), extra
+
+
+# -- moves -------------------------------------------------------------------------
+
+def must_move_holes(board: Board) -> int:
+    """Holes no jump passes over: a peg there leaves only by jumping itself."""
+    over = 0
+    for _, b, _ in rules.triples(board):
+        over |= 1 << b
+    return board.holes & ~over
+
+
+def _solve_moves(board: Board, finish: Cell | None, budget: Budget):
+    if finish is not None:
+        classes = PositionClasses(board)
+        if not classes.same_class(board.pegs, 1 << board.index(finish)):
+            return ("impossible", None, f"position classes: no single peg can finish at {finish}", 0, None,
+                    {})
+    if moves_module.fits(board):
+        return _solve_moves_meet(board, finish, budget)
+    return _solve_moves_deepening(board, finish, budget)
+
+
+def _solve_moves_deepening(board: Board, finish: Cell | None, budget: Budget):
+    """Fewest moves by iterative deepening on the move count (any board size; weaker than meeting)."""
+    from gridsolver.pegs import kernels
+
+    layout = Layout.of(board)
+    must = must_move_holes(board)
+    target = -1 if finish is None else board.index(finish)
+    free_survivor = finish is None or bool(must >> target & 1)
+    start_bound = max(0, (board.pegs & must).bit_count() - (1 if free_survivor else 0))
+    slots = budget.table_slots(8 * (layout.words + 3), share=0.5, maximum=1 << 22)
+    tt_hash = np.zeros(slots, dtype=np.uint64)
+    tt_keys = np.zeros((slots, layout.words + 1), dtype=np.uint64)
+    tt_budget = np.zeros(slots, dtype=np.int32)
+    best_path = np.zeros(board.peg_count, dtype=np.int32)
+    stats = np.zeros(3, dtype=np.int64)
+    limit = max(1, start_bound)
+    must_words = layout.to_words(must)
+    while limit <= board.peg_count - 1:
+        code = kernels.fewest_moves(layout.to_words(board.pegs), layout.holes, layout.offsets, must_words,
+                                    target, free_survivor, limit, tt_hash, tt_keys, tt_budget,
+                                    budget.node_limit(), budget.deadline_ns(), best_path, stats)
+        nodes = int(stats[0])
+        extra = {"move_limit_searched": limit}
+        if code == kernels.FOUND:
+            jumps = [layout.decode(c) for c in best_path[:int(stats[1])]]
+            proof = (f"iterative deepening on moves: no solution in {limit - 1} moves"
+                     if limit > max(1, start_bound) else "equals the lower bound (pegs no jump passes over)")
+            return "optimal", jumps, proof, nodes, None, extra
+        if code != kernels.EXHAUSTED:
+            proof = f"no solution in {limit - 1} moves (proved)" if limit > max(1, start_bound) else ""
+            return "not-found", None, proof, nodes, STOPPED.get(code), extra
+        limit += 1
+    return "impossible", None, "exhaustive iterative deepening: no single survivor", int(stats[0]), None, {}
+
+
+def _solve_moves_meet(board: Board, finish: Cell | None, budget: Budget):
+    """Fewest moves by breadth-first search from both ends (boards of at most 64 holes)."""
+    from gridsolver.pegs import meet
+
+    driver = moves_module.MeetSearch(board, finish, budget)
+    code, moves, meeting = driver.run()
+    extra = {"method": "meet in the middle", "symmetries": len(driver.perms),
+             "forward_layers": [driver.forward.bounds[k + 1] - driver.forward.bounds[k]
+                                for k in range(driver.forward.depth + 1)],
+             "backward_layers": [driver.backward.bounds[k + 1] - driver.backward.bounds[k]
+                                 for k in range(driver.backward.depth + 1)]}
+    insufficient = driver.proved_insufficient()
+    extra["moves_proved_insufficient"] = insufficient
+    if code == meet.FOUND:
+        jumps = driver.path(meeting)
+        proof = (f"breadth-first search by moves from both ends under {len(driver.perms)} symmetries: "
+                 f"no position within {driver.forward.depth} moves of the start is within "
+                 f"{driver.backward.depth} of the finish, so no game has {moves - 1} moves or fewer")
+        if moves == 0 or rules.count_moves(jumps) != moves:
+            proof = f"meeting position at {moves} moves"
+        return "optimal", jumps, proof, driver.nodes, None, extra
+    if code == meet.EXHAUSTED:
+        return ("impossible", None, "breadth-first search by moves from both ends: one side reached "
+                "every position it can without meeting the other", driver.nodes, None, extra)
+    proof = f"no solution in {insufficient} moves or fewer (proved)" if insufficient > 0 else ""
+    return "not-found", None, proof, driver.nodes, STOPPED.get(code), extra
+
+
+# -- the single-vacancy table --------------------------------------------------------
+
+def single_vacancy_problems(board: Board) -> list[tuple[Cell, Cell]]:
+    """(start vacancy, finish hole) pairs up to the board's symmetries.
+
+    One start per orbit of holes under the whole group, then one finish per
+    orbit under the symmetries that fix that start.
+    """
+    perms = symmetries(board)
+    problems = []
+    seen_starts: set[int] = set()
+    for start in board.hole_cells():
+        i = board.index(start)
+        if i in seen_starts:
+            continue
+        seen_starts.update(p[i] for p in perms)
+        stabiliser = fixing(perms, board, start)
+        seen_finishes: set[int] = set()
+        for finish in board.hole_cells():
+            j = board.index(finish)
+            if j in seen_finishes:
+                continue
+            seen_finishes.update(p[j] for p in stabiliser)
+            problems.append((start, finish))
+    return problems
