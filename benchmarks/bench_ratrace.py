@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import time
 
-from gridsolver.core.parallel import default_workers, parallel_map
-from gridsolver.ratrace.game import geometric_mean, play_game, play_track
+from gridsolver import ratrace
+from gridsolver.core.parallel import default_workers
+from gridsolver.ratrace.controller import play_game
 from gridsolver.ratrace.players import PLAYERS, load_player
 from runner import Table
 
@@ -52,15 +53,14 @@ def score_table(quick: bool) -> Table:
                    "max rats alive", "rat-moves", "M rat-moves/s per worker (wall)", "wall s"])
     for name in SCORE_PLAYERS:
         start = time.perf_counter()
-        games = parallel_map(play_track, [(name, seed, turns, None, None, None)
-                                          for seed in range(1, count + 1)], workers=workers)
+        tournament = ratrace.play(name, tracks=count, seed=1, turns=turns, workers=workers)
         wall = time.perf_counter() - start
-        points = sorted(g.points for g in games)
-        moves = sum(g.rat_moves for g in games)
-        loops = sum(g.elapsed_s for g in games)
-        table.add(name, round(geometric_mean(points), 2), points[len(points) // 2], points[-1],
-                  sum(1 for p in points if p <= 2), max(g.alive for g in games), moves,
-                  round(moves / loops / 1e6, 2), round(wall, 1))
+        points = sorted(tournament.points)
+        moves = sum(r.stats.nodes for r in tournament.results)
+        loops = sum(r.stats.elapsed_s for r in tournament.results)
+        table.add(name, round(tournament.geometric_mean, 2), points[len(points) // 2], points[-1],
+                  sum(1 for p in points if p <= 2), max(r.details["alive"] for r in tournament.results),
+                  moves, round(moves / loops / 1e6, 2), round(wall, 1))
     table.notes.append(f"{workers} worker processes; track i uses seed i "
                        f"(`gridsolver ratrace play --player NAME --tracks {count} --seed 1`).")
     table.notes.append("Reference: the spec reports 28-30 for colour-score in the C++ controller "
@@ -77,12 +77,10 @@ def three_ways_table(quick: bool) -> Table:
                   ["player", "kind", "geometric mean", "points per track", "wall s"])
     for name in ("colour-score", "colour-score-numpy", "colour-score-python"):
         start = time.perf_counter()
-        games = parallel_map(play_track, [(name, seed, turns, None, None, None)
-                                          for seed in range(1, count + 1)])
+        tournament = ratrace.play(name, tracks=count, seed=1, turns=turns)
         wall = time.perf_counter() - start
-        points = [g.points for g in games]
-        table.add(name, load_player(name).kind, round(geometric_mean(points), 2),
-                  " ".join(map(str, points)), round(wall, 1))
+        table.add(name, load_player(name).kind, round(tournament.geometric_mean, 2),
+                  " ".join(map(str, tournament.points)), round(wall, 1))
     table.notes.append("Ties are broken at random from each kind's own generator, so single tracks "
                        "differ; the scores should agree in distribution.")
     return table

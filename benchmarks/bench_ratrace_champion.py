@@ -8,13 +8,11 @@ on two local worker processes. Full run: N = 100; ``--quick``: N = 10.
 
 from __future__ import annotations
 
-import math
 import os
 import statistics
 import time
 
-from gridsolver.core.parallel import parallel_map
-from gridsolver.ratrace.game import GameResult, play_track
+from gridsolver import ratrace
 from runner import Table
 
 PLAYERS = ["forward", "random", "colour-score", "look-ahead", "champion"]
@@ -24,15 +22,10 @@ BINS = [(1, 2), (3, 10), (11, 100), (101, 1_000), (1_001, 10_000), (10_001, 100_
         (100_001, 1_000_000), (1_000_001, 10**12)]
 
 
-def tournament(player: str, tracks: int) -> tuple[list[GameResult], float]:
-    jobs = [(player, seed, TURNS, None, None, None) for seed in range(tracks)]
+def tournament(player: str, tracks: int) -> tuple[ratrace.Tournament, float]:
     start = time.monotonic()
-    games = parallel_map(play_track, jobs, workers=WORKERS, label=f"ratrace {player}")
-    return games, time.monotonic() - start
-
-
-def geometric_mean(points: list[int]) -> float:
-    return math.exp(sum(math.log(p) for p in points) / len(points))
+    played = ratrace.play(player, tracks=tracks, seed=0, turns=TURNS, workers=WORKERS)
+    return played, time.monotonic() - start
 
 
 def run(quick: bool) -> list[Table]:
@@ -43,24 +36,24 @@ def run(quick: bool) -> list[Table]:
         f"Geometric mean of points over tracks 1-{tracks} (seeds 0-{tracks - 1}), {TURNS:,} turns",
         ["player", "geometric mean", "median", "best", "tracks at 1-2 points", "wall time (s)",
          "rat-moves/s per worker"])
-    for player, (games, wall) in results.items():
-        points = [g.points for g in games]
-        moves = sum(g.rat_moves for g in games)
-        loop_s = sum(g.elapsed_s for g in games)
-        means.add(player, round(geometric_mean(points), 1), statistics.median(points), max(points),
+    for player, (played, wall) in results.items():
+        points = played.points
+        moves = sum(r.stats.nodes for r in played.results)
+        loop_s = sum(r.stats.elapsed_s for r in played.results)
+        means.add(player, round(played.geometric_mean, 1), statistics.median(points), max(points),
                   sum(p <= 2 for p in points), round(wall, 1),
                   f"{moves / loop_s / 1e6:.2f}M" if loop_s else "-")
     means.notes.append(f"{WORKERS} worker processes; wall time includes compiling and starting workers. "
                        "The machine was shared with other engineers' builds and tests, so times are noisy.")
 
-    champion = [g.points for g in results["champion"][0]]
+    champion = results["champion"][0].points
     spread = Table(f"champion: points per track over {tracks} tracks", ["points", "tracks"])
     for low, high in BINS:
         label = f"{low:,}-{high:,}" if high < 10**12 else f"over {low - 1:,}"
         spread.add(label, sum(low <= p <= high for p in champion))
-    games = results["champion"][0]
+    details = [r.details for r in results["champion"][0].results]
     spread.notes.append(
-        f"Rats alive at the end: median {statistics.median(g.alive for g in games):,.0f}, "
-        f"largest {max(g.alive for g in games):,}; largest population during a game "
-        f"{max(g.peak_rats for g in games):,}.")
+        f"Rats alive at the end: median {statistics.median(d['alive'] for d in details):,.0f}, "
+        f"largest {max(d['alive'] for d in details):,}; largest population during a game "
+        f"{max(d['peak_rats'] for d in details):,}.")
     return [means, spread]

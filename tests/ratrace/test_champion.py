@@ -192,7 +192,7 @@ def test_best_and_safe_moves_never_enter_believed_lethal_cells(v, g):
 
 @pytest.mark.parametrize("seed", [1, 4, 9])
 def test_champion_scores_more_than_colour_score_in_a_short_game(seed):
-    from gridsolver.ratrace.game import play_game
+    from gridsolver.ratrace.controller import play_game
     from gridsolver.ratrace.players import load_player
 
     champion = play_game(load_player("champion"), seed, turns=2000)

@@ -37,7 +37,7 @@ def test_play_track_i_uses_seed_s_plus_i_minus_1():
 def test_bad_numbers_are_one_line_errors():
     for args, message in [(["--tracks", "0"], "--tracks must be at least 1"),
                           (["--turns", "-1"], "--turns must be at least 0"),
-                          (["--workers", "0"], "--workers must be at least 1")]:
+                          (["--workers", "0"], "--workers 0: expected a whole number of at least 1")]:
         result = invoke("play", "--player", "forward", *args)
         assert result.exit_code == 2
         assert result.output.startswith("gridsolver: error: ") and message in result.output

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from gridsolver.ratrace import kernels
-from gridsolver.ratrace.game import play_on_track
+from gridsolver.ratrace.controller import play_on_track
 from gridsolver.ratrace.players import Player
 from gridsolver.ratrace.population import Rat
 from gridsolver.ratrace.reference import ReferenceGame

@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from gridsolver.ratrace.game import play_on_track
+from gridsolver.ratrace.controller import play_on_track
 from gridsolver.ratrace.players import Player
 from gridsolver.ratrace.population import first_rats
 from gridsolver.ratrace.reference import ReferenceGame

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from gridsolver.cli import cli
 from gridsolver.core.errors import InputError
-from gridsolver.ratrace.game import IllegalMove, play_game, play_on_track
+from gridsolver.ratrace.controller import IllegalMove, play_game, play_on_track
 from gridsolver.ratrace.players import PLAYERS, Player, available_players, load_player
 from gridsolver.ratrace.players.api import genome_chunk, genome_chunk_int, genome_chunk_reference
 from gridsolver.ratrace.population import Rat

@@ -1,1 +1,39 @@
-"""gridsolver.ratrace: see the module docstrings and ../shared/specs/ratrace.md."""
+"""The Genetic Rat Race: breed rats on a track with your player; points = 1 + goals.
+
+The Python API (the command line makes the same calls)::
+
+    from gridsolver import ratrace
+    t = ratrace.play("colour-score", tracks=5, seed=1, turns=1_000)
+    print(round(t.geometric_mean, 3), t.points)   # 4.495 [2, 1, 1, 1, 918]
+
+``play`` plays a tournament (one game per track, tracks of seeds ``seed``,
+``seed + 1``, ...) and returns a :class:`Tournament` of per-track
+:class:`~gridsolver.core.result.Result` records (status ``played``, score =
+points). Its player is a built-in name, ``"path/to/file.py:name"`` or any
+function: a numba ``@njit`` one, one marked with :func:`numpy_player`, or a
+plain Python ``player(view, genome) -> (dx, dy)``.
+
+``named("seed/5")`` / ``read`` / ``load`` give :class:`Track` objects (text
+format: docs/ratrace.md), ``format`` writes one, ``solve(track,
+player=..., turns=...)`` plays one game on it, ``boards`` lists the shipped
+names. A game is measured, not solved: there is no solution to replay, so
+``Result.verified`` stays False. Rules: ../shared/specs/ratrace.md in the
+repository; the controller: docs/ratrace.md.
+"""
+
+from gridsolver.core.game import NamedBoard
+from gridsolver.core.result import Result
+from gridsolver.ratrace.game import GAME, RatRaceGame
+from gridsolver.ratrace.players import Player, numpy_player
+from gridsolver.ratrace.rules import Track
+from gridsolver.ratrace.tournament import Tournament, play
+
+named = GAME.named
+read = GAME.read
+load = GAME.load
+format = GAME.format
+solve = GAME.solve
+boards = GAME.named_boards
+
+__all__ = ["GAME", "NamedBoard", "Player", "RatRaceGame", "Result", "Tournament", "Track", "boards", "format",
+           "load", "named", "numpy_player", "play", "read", "solve"]

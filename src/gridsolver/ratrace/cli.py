@@ -1,6 +1,6 @@
-"""``gridsolver ratrace ...``: play tournaments and show tracks.
+"""``gridsolver ratrace ...``: solve (one game), play (a tournament), track, boards, format, check.
 
-No numba at import time: the kernels are imported inside the commands.
+No numba at import time: the controller is imported when a game starts.
 """
 
 from __future__ import annotations
@@ -11,10 +11,13 @@ import sys
 import click
 
 from gridsolver.core.cliutil import budget_options, json_option, seed_option, workers_options
+from gridsolver.core.commands import game_group
+from gridsolver.ratrace.game import DEFAULT_TURNS, GAME, picture
 
+PLAYER_HELP = "A built-in player (forward, random, colour-score, ...) or path/to/file.py:function."
 
-@click.group()
-def group() -> None:
+group = game_group(
+    GAME,
     """The Genetic Rat Race: controller, players and tournaments.
 
     A player maps what a rat sees (5 x 5 colours) and its 100-bit genome to a
@@ -22,14 +25,29 @@ def group() -> None:
     a rat crosses the track. Built-in players: forward, random, colour-score,
     look-ahead (and their API examples colour-score-numpy, colour-score-python),
     or your own with --player path/to/file.py:name.
-    """
+
+    Boards are tracks: seed/N is the track of seed N, tournament the 50 tracks
+    play uses by default; `format seed/N` shows the text format. `solve TRACK
+    --player P` plays one game (status played, score = points; nothing to
+    replay, so results stay unverified); `play` plays a tournament. In solve,
+    --nodes counts rat-moves, --seed is added to the track's seed to seed the
+    game's random streams (so solve seed/N is track 1 of play --seed N), and
+    the game runs in this process (--workers does not apply, --cluster is
+    refused: use play).
+    """,
+    solve_options=[
+        click.option("--player", "player", required=True, metavar="NAME|FILE.py:NAME", help=PLAYER_HELP),
+        click.option("--turns", type=int, default=None, metavar="N",
+                     help=f"Turns per game (default {DEFAULT_TURNS:,}); --nodes counts rat-moves."),
+    ],
+    picture=picture,
+)
 
 
 @group.command()
-@click.option("--player", "player_spec", required=True, metavar="NAME|FILE.py:NAME",
-              help="A built-in player or path/to/file.py:function.")
+@click.option("--player", "player_spec", required=True, metavar="NAME|FILE.py:NAME", help=PLAYER_HELP)
 @click.option("--tracks", type=int, default=50, show_default=True, help="Number of tracks to play.")
-@click.option("--turns", type=int, default=10_000, show_default=True, help="Turns per game.")
+@click.option("--turns", type=int, default=DEFAULT_TURNS, show_default=True, help="Turns per game.")
 @seed_option
 @budget_options(default_time=None, default_memory=2048.0)  # per game; --nodes: rat-moves per game
 @workers_options
@@ -41,29 +59,22 @@ def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | N
 
     Prints points, rats alive and rat-moves per second for every track, then
     the geometric mean of the points. --time, --memory and --nodes (rat-moves)
-    bound each game; a game cut short says so.
+    bound each game; a game cut short says so. With --json: one result line
+    per track (as `solve --json` prints for seed/N), then a summary line
+    whose score is the geometric mean.
     """
-    from gridsolver.core.errors import InputError
-    from gridsolver.core.parallel import parallel_map
-    from gridsolver.ratrace.game import GameResult, play_track
-    from gridsolver.ratrace.players import load_player
-    from gridsolver.ratrace.tournament import summary_result, summary_text, track_line, track_result
+    from gridsolver.core.result import Result
+    from gridsolver.ratrace.tournament import play as play_tournament
+    from gridsolver.ratrace.tournament import track_line
 
-    if tracks < 1:
-        raise InputError(f"--tracks must be at least 1, got {tracks}")
-    if turns < 0:
-        raise InputError(f"--turns must be at least 0, got {turns}")
-    load_player(player_spec)  # a bad name or file fails here, before any worker starts
-    jobs = [(player_spec, seed + i, turns, time_s, memory_mb, nodes) for i in range(tracks)]
-
-    def show(index: int, game: GameResult) -> None:
-        click.echo(track_result(index + 1, game).to_json() if as_json else track_line(index + 1, game))
+    def show(index: int, result: Result) -> None:
+        click.echo(result.to_json() if as_json else track_line(index + 1, result))
         sys.stdout.flush()
 
-    games = parallel_map(play_track, jobs, workers=workers, cluster=cluster,
-                         label=f"ratrace {player_spec}", on_result=show)
-    click.echo(summary_result(player_spec, seed, games).to_json() if as_json
-               else "\n" + summary_text(player_spec, games))
+    tournament = play_tournament(player_spec, tracks=tracks, seed=seed, turns=turns, time=time_s,
+                                 memory=memory_mb, nodes=nodes, workers=workers, cluster=cluster,
+                                 on_result=show)
+    click.echo(tournament.summary().to_json() if as_json else "\n" + tournament.to_text())
 
 
 @group.command()
@@ -74,7 +85,8 @@ def track(seed: int, as_json: bool) -> None:
 
     With --json: {"seed", "width", "height", "colours": rows y = 0.. of ints,
     "kinds": {"c": "empty"|"teleporter"|"trap"|"wall"}, "teleporters": {"c": [dx, dy]},
-    "traps": {"c": [dx, dy]}, "start_cells": [y, ...]}.
+    "traps": {"c": [dx, dy]}, "start_cells": [y, ...]}. The same track as a
+    board file: `gridsolver ratrace format seed/SEED`.
     """
     from gridsolver.ratrace.track import generate_track, render_track, track_to_json
 

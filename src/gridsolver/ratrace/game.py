@@ -1,288 +1,192 @@
-"""Playing games and tournaments: a player, a seed, a number of turns -> points.
+"""The Genetic Rat Race in the shared contract (:class:`gridsolver.core.game.Game`).
 
-:func:`play_game` generates the track of a seed, draws the first rats from
-the controller's generator, seeds the players' own generators and runs the
-game in the kernel that suits the player's kind (see
-:mod:`gridsolver.ratrace.players`). :func:`play_track` is the module-level
-function a tournament maps over tracks on local processes or a Dask cluster.
+The rat race is a simulation, not a puzzle, so the contract's words mean:
+
+- a *board* is a :class:`~gridsolver.ratrace.rules.Track` in the text format
+  of :mod:`gridsolver.ratrace.track` (seed, start cells, the kind and offset
+  of each colour, then the colour rows in hex); shipped boards are generated:
+  ``seed/N`` is the track of seed N (what ``track --seed N`` shows) and
+  ``tournament`` the 50 tracks ``play`` plays by default (seeds 0-49);
+- a *move* is what a player returns for one rat: one of the nine offsets
+  (dx, dy) in [-1, 1]^2. The track is the whole board and a rat's step does
+  not change it (the rats, where they stand and their genomes are the state
+  of a game, kept by the controller), so :meth:`RatRaceGame.moves` lists the
+  nine moves and :meth:`RatRaceGame.apply` checks one (InputError naming an
+  illegal move, as a game would) and returns the track unchanged;
+- a *search* plays one game: ``options = {"player": ..., "turns": N}``; the
+  result has status ``played``, ``score`` = points (1 + goals), ``stopped``
+  set when the budget (``time``, ``memory``, ``nodes`` = rat-moves) cut the
+  game short, and the game's figures in ``details``;
+- there is no *solution*: a game is measured, not solved, so
+  ``Result.solution`` is None, :meth:`RatRaceGame.replay` raises and
+  ``verified`` stays False.
+
+The random streams of a game (first rats, breeding, the player's generator)
+are seeded from the track's seed plus the solve ``seed`` (0 by default), so a
+solve of ``seed/N`` plays exactly track 1 of ``play --seed N``.
+
+No numba here: the controller is imported when a game starts.
 """
 
 from __future__ import annotations
 
-import math
-import operator
-import random as py_random
-import time
-from dataclasses import asdict, dataclass, field
-from itertools import repeat
+import re
+from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
-from gridsolver.core.budget import NO_LIMIT, Budget
+from gridsolver.core.boards import BoardText
+from gridsolver.core.budget import Budget, peak_rss_mb
 from gridsolver.core.errors import InputError
-from gridsolver.ratrace import kernels
-from gridsolver.ratrace.players import Player, load_player
-from gridsolver.ratrace.population import Rat, first_rats, to_arrays
-from gridsolver.ratrace.rng import GAME_STREAM, SplitMix, player_seed, seed_state
+from gridsolver.core.game import Game, NamedBoard, Progress, Replayed
+from gridsolver.core.result import Result, Stats
+from gridsolver.ratrace.players import Player, as_player
 from gridsolver.ratrace.rules import MOVES, Track
-from gridsolver.ratrace.tables import track_tables
-from gridsolver.ratrace.track import generate_track
+from gridsolver.ratrace.track import format_track, generate_track, parse_track, render_track
 
 DEFAULT_TURNS = 10_000
-BYTES_PER_RAT = 48  # cells, ages, goals, fitness (8 bytes each) and two genome words
-MOVE_INDEX = {move: index for index, move in enumerate(MOVES)}
+SEED_PREFIX = "seed/"
+TOURNAMENT = "tournament"
+TOURNAMENT_SEEDS = range(50)
+CUT_SHORT = ("time", "memory", "nodes")  # the controller's `ended` values that are budget stops
+_SEED_NAME = re.compile(r"^-?\d+$")
 
-STATUS_NAMES = {
-    kernels.FINISHED: "finished",
-    kernels.EXTINCT: "extinct",
-    kernels.OUT_OF_TIME: "time",
-    kernels.OUT_OF_MEMORY: "memory",
-    kernels.OUT_OF_NODES: "nodes",
-}
+Move = tuple[int, int]
 
 
-class IllegalMove(InputError):
-    """A player returned something that is not a move in [-1, 1]^2."""
+class PlayerOption(str):
+    """The ``player`` option of a game: JSON sees the player's name, the game plays ``.player``.
+
+    A callable cannot go into a result's JSON, so :meth:`RatRaceGame.check_options`
+    keeps the loaded player on a string holding its name. Pickled (a result
+    sent back by a worker) it becomes that plain name.
+    """
+
+    player: Player
+
+    def __new__(cls, player: Player) -> PlayerOption:
+        option = super().__new__(cls, player.name)
+        option.player = player
+        return option
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (str, (str(self),))
 
 
-@dataclass
-class GameResult:
-    """The outcome of one game on one track."""
+class RatRaceGame(Game[Track, Move]):
+    """The rat race: boards are tracks, a solve plays one game of a player (see the module doc)."""
 
-    seed: int
-    player: str
-    points: int
-    turns: int  # turns played
-    alive: int  # rats alive at the end
-    peak_rats: int
-    rat_moves: int
-    ended: str  # finished (all turns), extinct (< 2 rats), or the budget that ran out: time, memory, nodes
-    elapsed_s: float  # game loop only, wall time
-    compile_s: float = 0.0
-    cpu_s: float = 0.0  # game loop only, this process's CPU time (less noisy on a busy machine)
-    #: final (cells, ages, goals, genomes) of the living rats, kept only when asked (tests)
-    population: tuple[np.ndarray, ...] | None = field(default=None, repr=False, compare=False)
+    name = "ratrace"
+    title = "The Genetic Rat Race: controller, players, tournaments."
+    score_name = "points"
+    comment = "#"
+    default_time = None  # a game runs its turns; --time only cuts it short when asked
 
-    @property
-    def rat_moves_per_s(self) -> float:
-        return self.rat_moves / self.elapsed_s if self.elapsed_s > 0 else 0.0
+    # -- boards ------------------------------------------------------------------------------------
+    def parse(self, text: BoardText) -> Track:
+        return parse_track(text)
 
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data.pop("population")
-        data["rat_moves_per_s"] = round(self.rat_moves_per_s, 1)
-        return data
+    def format(self, board: Track) -> str:
+        return format_track(board)
 
+    def named_boards(self) -> list[NamedBoard]:
+        return [
+            NamedBoard(f"{SEED_PREFIX}N", "the track generated from seed N, any whole number "
+                       "(as `gridsolver ratrace track --seed N` shows it)"),
+            NamedBoard(TOURNAMENT, "the 50 tracks `play` plays by default (seed/0 ... seed/49)",
+                       len(TOURNAMENT_SEEDS)),
+        ]
 
-def geometric_mean(points: list[int]) -> float:
-    return math.exp(sum(math.log(p) for p in points) / len(points)) if points else 0.0
+    def named_text(self, name: str) -> str | None:
+        if name == TOURNAMENT:
+            return "\n\n".join(format_track(generate_track(seed)) for seed in TOURNAMENT_SEEDS)
+        if not name.startswith(SEED_PREFIX):
+            return None
+        number = name.removeprefix(SEED_PREFIX)
+        if not _SEED_NAME.match(number):
+            raise InputError(f"{name}: expected {SEED_PREFIX}N with N a whole number, e.g. {SEED_PREFIX}3")
+        return format_track(generate_track(int(number)))
 
+    def label(self, board: Track) -> str:
+        return "track" if board.seed is None else f"{SEED_PREFIX}{board.seed}"
 
-def max_rats_for(budget: Budget | None) -> int:
-    """Population capacity the memory budget allows (arrays double, so keep half spare)."""
-    limit = None if budget is None else budget.memory_bytes()
-    return NO_LIMIT if limit is None else max(64, limit // (2 * BYTES_PER_RAT))
+    # -- moves -------------------------------------------------------------------------------------
+    def moves(self, board: Track) -> list[Move]:
+        """The nine moves a player may return for a rat: (dx, dy) with dx, dy in -1, 0, 1."""
+        return list(MOVES)
 
+    def apply(self, board: Track, move: Move) -> Track:
+        """Check a rat's move; the track is unchanged (a step moves a rat, not the track)."""
+        try:
+            legal = tuple(move) in MOVES
+        except TypeError:
+            legal = False
+        if not legal:
+            raise InputError(f"illegal move {move!r}: a move is (dx, dy) with dx, dy in -1, 0, 1")
+        return board
 
-def seed_players(seed: int) -> None:
-    """Seed every generator a player may draw from, from the track seed."""
-    value = player_seed(seed)
-    py_random.seed(value)
-    np.random.seed(value)
-    kernels.seed_player_stream(value)
+    def replay(self, board: Track, solution: Any, options: Mapping[str, Any]) -> Replayed[Track]:
+        raise InputError("a rat race result has no solution to replay: a game is played and measured "
+                         "(its result stays unverified); play it again with `gridsolver ratrace solve`")
 
+    # -- search ------------------------------------------------------------------------------------
+    def check_options(self, board: Track, options: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = set(options) - {"player", "turns"}
+        if unknown:
+            raise InputError(f"ratrace: unknown option(s) {', '.join(sorted(unknown))} "
+                             "(known: player, turns)")
+        turns = options.get("turns", DEFAULT_TURNS)
+        if isinstance(turns, bool) or not isinstance(turns, int):
+            raise InputError(f"--turns {turns!r}: expected a whole number")
+        if turns < 0:
+            raise InputError(f"--turns must be at least 0, got {turns}")
+        if not board.start_cells:
+            raise InputError("the track has no start cells: there is nowhere to put a rat")
+        checked: dict[str, Any] = {"turns": turns}
+        if options.get("player") is not None:  # required by a game (search), not by `check`
+            checked["player"] = PlayerOption(as_player(options["player"]))
+        return checked
 
-def play_game(player: Player, seed: int, turns: int = DEFAULT_TURNS,
-              budget: Budget | None = None) -> GameResult:
-    """Play one game of ``player`` on the track of ``seed``."""
-    if turns < 0:
-        raise InputError(f"--turns must be at least 0, got {turns}")
-    return play_on_track(player, generate_track(seed), seed, turns, budget)
+    def search(self, board: Track, budget: Budget, *, seed: int, workers: int, cluster: str | None,
+               progress: Progress | None, label: str, options: Mapping[str, Any]) -> Result:
+        """Play one game (in this process: ``workers`` does not apply, ``cluster`` is refused)."""
+        from gridsolver.ratrace.controller import play_on_track
 
-
-def play_on_track(player: Player, track: Track, seed: int, turns: int = DEFAULT_TURNS,
-                  budget: Budget | None = None, rats: list[Rat] | None = None,
-                  keep_population: bool = False) -> GameResult:
-    """Play on a given track; ``rats`` replaces the 15 random first rats (tests)."""
-    tables = track_tables(track)
-    rng = SplitMix(seed_state(seed, GAME_STREAM))
-    if rats is None:
-        rats = first_rats(rng, track.start_cells)
-    population = to_arrays(rats, track.width)
-    rng_state = np.array([rng.state], dtype=np.uint64)
-    limits = (NO_LIMIT if budget is None else budget.deadline_ns(),
-              NO_LIMIT if budget is None else budget.node_limit(),
-              max_rats_for(budget))
-    seed_players(seed)
-    play = _play_numba if player.kind == "numba" else _play_by_turn
-    result, final = play(player, seed, tables, population, len(rats), rng_state, turns, limits)
-    if keep_population:
-        cells, ages, goals, genomes = final
-        n = result.alive
-        result.population = (cells[:n].copy(), ages[:n].copy(), goals[:n].copy(), genomes[:n].copy())
-    return result
-
-
-def _play_numba(player, seed, tables, population, n, rng_state, turns, limits):
-    cells, ages, goals, genomes = population
-    started = time.perf_counter()
-    try:  # a zero-turn game compiles the loop for this player without playing
-        kernels.play_numba(player.fn, tables.trans, tables.views, tables.width, tables.start_cells,
-                           cells.copy(), ages.copy(), goals.copy(), genomes.copy(), n,
-                           rng_state.copy(), 0, *limits)
-    except Exception as exc:
-        raise InputError(f"player {player.name!r} cannot be compiled into the game loop: "
-                         f"{type(exc).__name__}: {_first_line(exc)}") from None
-    compiled = time.perf_counter()
-    cpu_started = time.process_time()
-    try:
-        (points, played, alive, moves, status, peak, bad_rat, dx, dy,
-         cells, ages, goals, genomes) = kernels.play_numba(
-            player.fn, tables.trans, tables.views, tables.width, tables.start_cells,
-            cells, ages, goals, genomes, n, rng_state, turns, *limits)
-    except Exception as exc:
-        raise InputError(f"player {player.name!r} failed on track seed {seed}: "
-                         f"{type(exc).__name__}: {_first_line(exc)}") from None
-    elapsed = time.perf_counter() - compiled
-    cpu = time.process_time() - cpu_started
-    if status == kernels.ILLEGAL:
-        raise IllegalMove(f"player {player.name!r} returned the illegal move "
-                          f"({_number(dx)}, {_number(dy)}) at turn {played} (rat {bad_rat}, "
-                          f"track seed {seed}); a move is (dx, dy) with dx, dy in -1, 0, 1")
-    result = GameResult(seed, player.name, int(points), int(played), int(alive), int(peak), int(moves),
-                        STATUS_NAMES[int(status)], elapsed, compiled - started, cpu)
-    return result, (cells, ages, goals, genomes)
-
-
-def _play_by_turn(player, seed, tables, population, n, rng_state, turns, limits):
-    """Numpy and Python players: one player call per turn (numpy) or per rat (python)."""
-    deadline, max_moves, max_rats = limits
-    cells, ages, goals, genomes = population
-    fitness = np.empty(len(cells), np.int64)
-    views_buffer = np.empty((len(cells), 5, 5), np.int64)
-    genomes_buffer = np.empty((len(cells), 2), np.uint64)
-    views_as_tuples = [tuple(tuple(row) for row in view) for view in tables.views.tolist()]
-    points, moves_done, peak, played, ended = 1, 0, n, 0, kernels.FINISHED
-    compile_started = time.perf_counter()
-    _warm_up_turn_kernels(tables, cells, ages, goals, genomes, fitness, views_buffer, genomes_buffer)
-    compile_s = time.perf_counter() - compile_started
-    started = time.perf_counter()
-    cpu_started = time.process_time()
-    while played < turns:
-        played += 1
-        if player.kind == "numpy":
-            k = kernels.prepare_turn(tables.views, cells, ages, n, views_buffer, genomes_buffer, genomes)
-            moves = _numpy_moves(player, views_buffer[:k], genomes_buffer[:k], played, seed)
-        else:
-            moves = _python_moves(player, views_as_tuples, cells[:n], ages[:n], genomes[:n], played, seed)
-            k = len(moves)
-        moves_done += k
-        if n + kernels.NEWBORNS > len(cells):
-            if 2 * len(cells) > max_rats:
-                ended = kernels.OUT_OF_MEMORY
-                break
-            cells, ages, goals, genomes, fitness = kernels.grow(cells, ages, goals, genomes, fitness, n)
-            views_buffer = np.empty((len(cells), 5, 5), np.int64)
-            genomes_buffer = np.empty((len(cells), 2), np.uint64)
-        n, scored = kernels.finish_turn(moves, tables.trans, tables.width, tables.start_cells,
-                                        cells, ages, goals, genomes, fitness, n, rng_state)
-        points += scored
-        if n < 2:
-            ended = kernels.EXTINCT
-            break
-        peak = max(peak, n)
-        if played < turns and moves_done >= max_moves:
-            ended = kernels.OUT_OF_NODES
-            break
-        if played < turns and time.monotonic_ns() >= deadline:
-            ended = kernels.OUT_OF_TIME
-            break
-    elapsed = time.perf_counter() - started
-    cpu = time.process_time() - cpu_started
-    result = GameResult(seed, player.name, points, played, n, peak, moves_done, STATUS_NAMES[ended],
-                        elapsed, compile_s, cpu)
-    return result, (cells, ages, goals, genomes)
+        if cluster:
+            raise InputError("ratrace solve plays one game in this process; use "
+                             "`gridsolver ratrace play --cluster` for tournaments on a cluster")
+        if options.get("player") is None:
+            raise InputError("ratrace: a game needs a player (--player NAME|FILE.py:NAME, "
+                             "or player=... in Python)")
+        player = as_player(options["player"])
+        game_seed = (0 if board.seed is None else board.seed) + seed
+        game = play_on_track(player, board, game_seed, options["turns"], budget)
+        return Result(
+            game=self.name,
+            input=label,
+            status="played",
+            score=game.points,
+            score_name=self.score_name,
+            stopped=game.ended if game.ended in CUT_SHORT else None,
+            stats=Stats(nodes=game.rat_moves, elapsed_s=round(game.elapsed_s, 4),
+                        peak_memory_mb=round(peak_rss_mb(), 1), compile_s=round(game.compile_s, 3)),
+            details={
+                "player": player.name,
+                "seed": board.seed,
+                "game_seed": game_seed,
+                "turns": game.turns,
+                "ended": game.ended,
+                "alive": game.alive,
+                "peak_rats": game.peak_rats,
+                "rat_moves": game.rat_moves,
+                "rat_moves_per_s": round(game.rat_moves_per_s),
+                "cpu_s": round(game.cpu_s, 4),
+            },
+        )
 
 
-def _warm_up_turn_kernels(tables, cells, ages, goals, genomes, fitness, views_buffer, genomes_buffer):
-    """Compile (or load from the cache) the per-turn kernels with zero rats, outside the timing."""
-    kernels.prepare_turn(tables.views, cells, ages, 0, views_buffer, genomes_buffer, genomes)
-    kernels.finish_turn(np.zeros(0, np.int64), tables.trans, tables.width, tables.start_cells, cells,
-                        ages, goals, genomes, fitness, 0, np.zeros(1, np.uint64))
+GAME = RatRaceGame()
 
 
-def _numpy_moves(player, views, genomes, turn, seed) -> np.ndarray:
-    k = len(views)
-    try:
-        raw = player.fn(views, genomes)
-        moves = np.asarray(raw)
-    except Exception as exc:
-        raise InputError(f"player {player.name!r} failed at turn {turn} (track seed {seed}): "
-                         f"{type(exc).__name__}: {_first_line(exc)}") from None
-    if moves.shape != (k, 2):
-        raise IllegalMove(f"player {player.name!r} returned moves of shape {moves.shape} at turn {turn} "
-                          f"(track seed {seed}); a numpy player returns an ({k}, 2) array")
-    legal = np.isin(moves, (-1, 0, 1)).all(axis=1)
-    if not legal.all():
-        rat = int(np.argmin(legal))
-        dx, dy = moves[rat].tolist()
-        raise IllegalMove(f"player {player.name!r} returned the illegal move ({_number(dx)}, "
-                          f"{_number(dy)}) at turn {turn} (rat {rat}, track seed {seed}); "
-                          f"a move is (dx, dy) with dx, dy in -1, 0, 1")
-    moves = moves.astype(np.int64)
-    return (moves[:, 1] + 1) * 3 + moves[:, 0] + 1
-
-
-def _python_moves(player, views_as_tuples, cells, ages, genomes, turn, seed) -> np.ndarray:
-    moving = ages < kernels.LIFESPAN
-    cell_list = cells[moving].tolist()
-    # genomes as Python ints: low word | high word << 64, all in C-level map() loops
-    genome_ints = map(operator.or_, genomes[moving, 0].tolist(),
-                      map(operator.lshift, genomes[moving, 1].tolist(), repeat(64)))
-    try:
-        moves = list(map(player.fn, map(views_as_tuples.__getitem__, cell_list), genome_ints))
-    except Exception as exc:
-        raise InputError(f"player {player.name!r} failed at turn {turn} (track seed {seed}): "
-                         f"{type(exc).__name__}: {_first_line(exc)}") from None
-    try:
-        out = list(map(MOVE_INDEX.__getitem__, moves))
-    except (KeyError, TypeError):  # not all plain tuples: look at each move (lists are moves too)
-        out = [_python_move_index(player, move, turn, seed) for move in moves]
-    return np.array(out, dtype=np.int64)
-
-
-def _python_move_index(player, move, turn, seed) -> int:
-    """The move index of any two-item sequence (dx, dy) in [-1, 1]^2, as the reference game accepts."""
-    try:
-        index = MOVE_INDEX.get(tuple(move)) if len(move) == 2 else None
-    except TypeError:  # not a sequence, or items that cannot be compared with ints
-        index = None
-    if index is None:
-        raise IllegalMove(f"player {player.name!r} returned the illegal move {move!r} at turn {turn} "
-                          f"(track seed {seed}); a move is (dx, dy) with dx, dy in -1, 0, 1")
-    return index
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else ""
-
-
-# -- tournaments ------------------------------------------------------------
-
-_LOADED: dict[str, Player] = {}
-
-
-def play_track(job: tuple[str, int, int, float | None, float | None, int | None]) -> GameResult:
-    """One tournament track: ``(player spec, seed, turns, time_s, memory_mb, nodes)`` (picklable)."""
-    spec, seed, turns, time_s, memory_mb, nodes = job
-    player = _LOADED.get(spec)
-    if player is None:
-        player = _LOADED[spec] = load_player(spec)
-    budget = Budget(time_s=time_s, memory_mb=memory_mb, nodes=nodes)
-    return play_game(player, seed, turns, budget)
+def picture(board: Track, result: Result) -> str:
+    """``solve --show``: the track the game was played on."""
+    return render_track(board)

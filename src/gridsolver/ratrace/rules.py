@@ -39,13 +39,17 @@ def move_index(dx: int, dy: int) -> int:
     return (dy + 1) * 3 + (dx + 1)
 
 
-@dataclass
+@dataclass(eq=False)
 class Track:
     """A track: colours per cell plus what each colour means.
 
     ``colours[y, x]`` is 0..15. ``kinds[c]`` is EMPTY/TELEPORTER/TRAP/WALL and
-    ``offsets[c]`` the (dx, dy) of a teleporter or trap colour ((0, 0) for
-    the others). ``start_cells`` are the y of the start cells (x = 0).
+    ``offsets[c]`` the (dx, dy) of a teleporter or trap colour (always (0, 0)
+    for the others: an offset given for them is dropped, the rules never read
+    it). ``start_cells`` are the y of the start cells (x = 0).
+
+    Two tracks are equal when their colours, kinds, offsets, seed and start
+    cells are (``lethal`` follows from the rest).
     """
 
     colours: np.ndarray
@@ -58,8 +62,20 @@ class Track:
     def __post_init__(self) -> None:
         self.colours = np.ascontiguousarray(self.colours, dtype=np.int64)
         self.kinds = np.asarray(self.kinds, dtype=np.int64)
-        self.offsets = np.asarray(self.offsets, dtype=np.int64).reshape(COLOURS, 2)
+        offsets = np.array(self.offsets, dtype=np.int64).reshape(COLOURS, 2)  # a copy: zeroed below
+        offsets[(self.kinds != TELEPORTER) & (self.kinds != TRAP)] = 0
+        self.offsets = offsets
         self.lethal = lethal_cells(self.colours, self.kinds, self.offsets)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Track):
+            return NotImplemented
+        same_starts = [int(y) for y in self.start_cells] == [int(y) for y in other.start_cells]
+        return (self.seed == other.seed and same_starts
+                and np.array_equal(self.colours, other.colours) and np.array_equal(self.kinds, other.kinds)
+                and np.array_equal(self.offsets, other.offsets))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: equal tracks need not stay equal
 
     @property
     def height(self) -> int:

@@ -1,20 +1,42 @@
-"""Generating tracks from a seed, and showing them (text for people, JSON for tools).
+"""Generating tracks from a seed; the track text format; showing tracks (people, JSON).
 
 Track generation follows the spec step by step with one numpy generator
 seeded from the track seed, so ``track --seed S`` and track 1 of
 ``play --seed S`` are the same track. A track with fewer than 10 start cells
 is thrown away and the same generator draws the next one.
+
+The text format (:func:`format_track`, :func:`parse_track`) holds a whole
+track, so that reading the text back gives an equal track::
+
+    seed: 5
+    start: 0 1 2 3 5 8 9 10 11 12 13 14
+    colour 0: empty
+    colour 1: teleporter -3 2
+    colour 2: trap 1 -1
+    colour 3: wall
+    ...
+    0a3f52...
+    ...
+
+``seed:`` is optional (a track drawn by hand has none); ``start:`` lists the
+y of the start cells (x = 0) and when it is missing they are computed from
+the rules (the goal within 100 moves); a colour with no ``colour`` line is
+empty; teleporters and traps take an offset ``dx dy``. Then one row per y,
+one hex digit (the colour) per x; the last four columns are the goal.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
 
+from gridsolver.core.boards import BoardText
 from gridsolver.ratrace.rules import (
     COLOURS,
     EMPTY,
+    GOAL_COLUMNS,
     HEIGHT,
     KIND_NAMES,
     TELEPORTER,
@@ -85,6 +107,124 @@ def track_to_json(track: Track) -> dict[str, Any]:
         "traps": offsets_of(TRAP),
         "start_cells": list(track.start_cells),
     }
+
+
+# -- the text format -------------------------------------------------------------------------------
+MIN_WIDTH = GOAL_COLUMNS + 1  # a start column left of the goal
+_HEX = "0123456789abcdef"
+_HEX_VALUE = {ch: value for value, ch in enumerate(_HEX)} | {ch.upper(): v for v, ch in enumerate(_HEX)}
+_COLOUR_LINE = re.compile(r"^colour\s+(\S+)\s*:\s*(\S+)((?:\s+\S+)*)\s*$")
+_KIND_OF_NAME = {name: kind for kind, name in enumerate(KIND_NAMES)}
+
+
+def format_track(track: Track) -> str:
+    """The track as text; :func:`parse_track` of it gives an equal track."""
+    lines = [] if track.seed is None else [f"seed: {track.seed}"]
+    lines.append(" ".join(["start:", *(str(int(y)) for y in track.start_cells)]))
+    for c in range(COLOURS):
+        kind = int(track.kinds[c])
+        text = f"colour {c}: {KIND_NAMES[kind]}"
+        if kind in (TELEPORTER, TRAP):
+            dx, dy = (int(v) for v in track.offsets[c])
+            text += f" {dx} {dy}"
+        lines.append(text)
+    lines += ["".join(_HEX[int(c)] for c in row) for row in track.colours]
+    return "\n".join(lines)
+
+
+def parse_track(text: BoardText) -> Track:
+    """Read one track in the text format; errors name the line (and the column of a bad colour)."""
+    seed: int | None = None
+    starts: list[int] | None = None
+    start_row = 0
+    kinds = np.full(COLOURS, EMPTY, dtype=np.int64)
+    offsets = np.zeros((COLOURS, 2), dtype=np.int64)
+    given: set[int] = set()
+    seen: set[str] = set()
+    rows: list[tuple[int, str]] = []
+    for r, raw in enumerate(text.rows):
+        line = raw.strip()
+        if ":" not in line:
+            rows.append((r, raw.rstrip()))
+            continue
+        if rows:
+            raise text.error("a header line after the colour rows (seed, start and colour lines "
+                             "come first)", r)
+        key = line.split(":", 1)[0].strip()
+        if key in ("seed", "start"):
+            if key in seen:
+                raise text.error(f"a second '{key}:' line", r)
+            seen.add(key)
+            values = _integers(text, r, line.split(":", 1)[1], key)
+            if key == "seed":
+                if len(values) != 1:
+                    raise text.error("expected 'seed: N' with one whole number", r)
+                seed = values[0]
+            else:
+                starts, start_row = values, r
+            continue
+        colour, kind, offset = _colour_line(text, r, line)
+        if colour in given:
+            raise text.error(f"a second line for colour {colour}", r)
+        given.add(colour)
+        kinds[colour] = kind
+        offsets[colour] = offset
+    if not rows:
+        raise text.error("no colour rows (one row of hex digits per y)")
+    width = len(rows[0][1])
+    for r, row in rows:
+        if len(row) != width:
+            raise text.error(f"row has {len(row)} cells but the first row has {width} "
+                             "(all rows must have the same width)", r)
+    if width < MIN_WIDTH:
+        raise text.error(f"{width} columns: a track needs at least {MIN_WIDTH} "
+                         f"(a start column and the {GOAL_COLUMNS} goal columns)", rows[0][0])
+    colours = np.empty((len(rows), width), dtype=np.int64)
+    for y, (r, row) in enumerate(rows):
+        for x, ch in enumerate(row):
+            value = _HEX_VALUE.get(ch)
+            if value is None:
+                raise text.error(f"unexpected character {ch!r} (a colour is a hex digit 0-9, a-f)", r, x)
+            colours[y, x] = value
+    track = Track(colours=colours, kinds=kinds, offsets=offsets, seed=seed)
+    if starts is None:
+        track.start_cells = start_cells(track)
+    else:
+        for y in starts:
+            if not 0 <= y < track.height:
+                raise text.error(f"start cell y = {y} is not a row of the track (0 to {track.height - 1})",
+                                 start_row)
+        if len(set(starts)) != len(starts):
+            raise text.error("a start cell is listed twice", start_row)
+        track.start_cells = starts
+    return track
+
+
+def _integers(text: BoardText, r: int, values: str, key: str) -> list[int]:
+    try:
+        return [int(v) for v in values.split()]
+    except ValueError:
+        raise text.error(f"'{key}:' takes whole numbers, got {values.strip()!r}", r) from None
+
+
+def _colour_line(text: BoardText, r: int, line: str) -> tuple[int, int, tuple[int, int]]:
+    """``colour C: KIND [DX DY]`` -> (colour, kind, offset)."""
+    match = _COLOUR_LINE.match(line)
+    if match is None:
+        raise text.error(f"unexpected line {line!r} (expected 'seed: N', 'start: Y ...' or "
+                         "'colour C: KIND [DX DY]')", r)
+    number, name, rest = match.groups()
+    if not number.isdigit() or not 0 <= int(number) < COLOURS:
+        raise text.error(f"colour {number!r}: expected a colour number from 0 to {COLOURS - 1}", r)
+    kind = _KIND_OF_NAME.get(name)
+    if kind is None:
+        raise text.error(f"colour {number}: unknown kind {name!r} (expected {', '.join(KIND_NAMES)})", r)
+    values = _integers(text, r, rest, f"colour {number}")
+    wanted = 2 if kind in (TELEPORTER, TRAP) else 0
+    if len(values) != wanted:
+        shape = "an offset 'dx dy'" if wanted else "no offset"
+        raise text.error(f"colour {number}: a {name} takes {shape}, got {rest.strip()!r}", r)
+    return int(number), kind, (values[0], values[1]) if wanted else (0, 0)
 
 
 _KIND_MARK = {EMPTY: ".", TELEPORTER: "T", TRAP: "X", WALL: "#"}

@@ -19,6 +19,10 @@ one of three ways (fastest first):
   tuple of 5 tuples of 5 ints (``view[dy + 2][dx + 2]``) and ``genome`` as a
   Python int holding the 100 bits. Randomness: ``random`` (seeded per track).
 
+:func:`as_player` turns what a user gives (a built-in name, a
+``path/to/file.py:name`` spec, a :class:`Player` or any callable, whose kind
+:func:`player_kind` tells) into a :class:`Player`.
+
 Built-in players live in modules of this package named after the player
 (dashes become underscores) holding a function of the same name, so a new
 module ``champion.py`` with a function ``champion`` is found as ``champion``
@@ -81,6 +85,31 @@ def player_kind(fn: Any) -> str:
     if hasattr(fn, "py_func") and hasattr(fn, "signatures"):
         return "numba"
     return "python"
+
+
+def as_player(player: Any) -> Player:
+    """A :class:`Player` from a spec string, a :class:`Player` or a callable (InputError otherwise)."""
+    if isinstance(player, Player):
+        return player
+    loaded = getattr(player, "player", None)  # a player option already resolved (see ratrace.game)
+    if isinstance(loaded, Player):
+        return loaded
+    if isinstance(player, str):
+        return load_player(player)
+    if callable(player):
+        return Player(callable_name(player), player, player_kind(player))
+    raise InputError(f"--player {player!r}: expected a built-in player name, 'path/to/file.py:name' "
+                     "or a function")
+
+
+def callable_name(fn: Any) -> str:
+    """``module.qualname`` of a function (of the Python function inside a numba dispatcher, of the
+    class of a callable object)."""
+    target = getattr(fn, "py_func", fn)
+    if not hasattr(target, "__qualname__"):  # an object with __call__: name its class
+        target = type(target)
+    module = getattr(target, "__module__", None)
+    return f"{module}.{target.__qualname__}" if module else str(target.__qualname__)
 
 
 def available_players() -> dict[str, str]:
