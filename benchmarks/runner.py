@@ -4,7 +4,9 @@ A game's benchmark is ``benchmarks/bench_<name>.py`` with a function
 ``run(quick: bool) -> list[Table]``. ``python benchmarks/run.py NAME`` runs
 it and prints the tables as markdown; ``--write`` also replaces the section
 ``<!-- bench:NAME -->`` ... ``<!-- /bench:NAME -->`` in BENCHMARKS.md, with the
-machine and date, so measured figures are recorded, never typed in by hand.
+machine and date and a line naming the code measured (git commit, "+dirty" when
+the tree had uncommitted changes) and the versions of Python, numba and numpy
+and the core count, so measured figures are recorded, never typed in by hand.
 Benchmarks are not tests: they print what they measure and never fail
 because a machine is slow.
 """
@@ -13,9 +15,11 @@ from __future__ import annotations
 
 import datetime
 import importlib
+import importlib.metadata
 import os
 import platform
 import re
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,15 +67,53 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return f"{cpu}, {cores} cores, Python {platform.python_version()}"
+    return cpu
 
 
-def section(name: str, tables: list[Table], command: str) -> str:
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def git_commit(root: Path = ROOT) -> str:
+    """The short hash of HEAD, with "+dirty" when the tree has changes not committed.
+
+    Untracked files count (a new module changes what runs); BENCHMARKS.md does not, so
+    that writing one section does not mark the next one of the same run dirty.
+    """
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=60)
+
+    try:
+        head = git("rev-parse", "--short", "HEAD")
+        if head.returncode != 0:
+            return "unknown (not a git checkout)"
+        status = git("status", "--porcelain", "--", ".", ":(exclude)BENCHMARKS.md")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (git not available)"
+    dirty = status.returncode != 0 or bool(status.stdout.strip())
+    return head.stdout.strip() + ("+dirty" if dirty else "")
+
+
+def _version(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def provenance(commit: str | None = None) -> str:
+    """The code and software a section measured: commit, Python, numba, numpy, core count."""
+    commit = git_commit() if commit is None else commit
+    return (f"_Code: commit {commit}; Python {platform.python_version()}, numba {_version('numba')}, "
+            f"numpy {_version('numpy')}; {cores()} cores._")
+
+
+def section(name: str, tables: list[Table], command: str, commit: str | None = None) -> str:
+    """One benchmark's section; ``commit`` is the code's :func:`git_commit` (taken now if not given)."""
     today = datetime.date.today().isoformat()
     body = "\n".join(t.markdown() for t in tables)
     return (f"<!-- bench:{name} -->\n_Measured {today} on {machine()} with `{command}`._\n\n"
-            f"{body}<!-- /bench:{name} -->")
+            f"{provenance(commit)}\n\n{body}<!-- /bench:{name} -->")
 
 
 def write_section(name: str, text: str, path: Path = BENCHMARKS_MD) -> None:
@@ -103,11 +145,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help="record the tables in BENCHMARKS.md")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    commit = git_commit()  # the code as it was when the run started, before any section is written
     for name in args.names:
         module = importlib.import_module(f"bench_{name}")
         tables = module.run(quick=args.quick)
         command = "python benchmarks/run.py " + name + (" --quick" if args.quick else "")
-        text = section(name, tables, command)
+        text = section(name, tables, command, commit)
         print(text)
         if args.write:
             write_section(name, text)

@@ -5,7 +5,7 @@ import sys
 from click.testing import CliRunner
 
 from gridsolver.bunny.notation import parse_program
-from gridsolver.bunny.rules import board_from_text, simulate
+from gridsolver.bunny.rules import board_from_text, simulate, token_count
 from gridsolver.cli import cli
 
 
@@ -36,8 +36,14 @@ def test_solve_named_challenge_board_with_show():
 
 def test_solve_all_lists_programs():
     result = invoke("solve", "challenge/02", "--all", "--limit", "3", "--json")
+    assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert 1 <= len(data["details"]["all"]) <= 3
+    listed = data["details"]["all"]
+    assert 2 <= len(listed) <= 3 and len(set(listed)) == len(listed)
+    board = board_from_text(data["board"])
+    for text in listed:  # each one a shortest program (4 tokens) that solves the board
+        program = parse_program(text)
+        assert token_count(program) == data["score"] == 4 and simulate(board, program).solved
 
 
 def test_run_reports_solved_steps_and_unmarked(tmp_path):

@@ -1,9 +1,11 @@
+import subprocess
+import sys
 import time
 
 import numpy as np
 import pytest
 
-from gridsolver.core.budget import Budget, BudgetExceeded
+from gridsolver.core.budget import Budget, BudgetExceeded, current_rss_mb, peak_rss_mb, tree_rss_mb
 from gridsolver.core.errors import BudgetError
 
 
@@ -26,13 +28,40 @@ def test_node_budget():
 
 
 def test_memory_budget_stops_a_growing_search():
-    budget = Budget(time_s=None, memory_mb=50)
+    # the limit is 50 MB above what the process holds now (numba alone can take 150 MB), so the
+    # search must grow by about 50 MB before it stops: not at once, and not never
+    budget = Budget(time_s=None, memory_mb=current_rss_mb() + 50)
     hoard = []
     with pytest.raises(BudgetExceeded):
         for _ in range(10_000):  # would take 10 GB if nothing stopped it
-            hoard.append(np.ones(1 << 17))  # 1 MB each
+            hoard.append(np.ones(1 << 17))  # 1 MB each, every page written
             budget.check()
-    assert len(hoard) < 10_000
+    assert 40 <= len(hoard) <= 70
+
+
+def test_current_and_peak_rss_follow_an_allocation():
+    before = current_rss_mb()
+    block = np.ones(100 << 17)  # 100 MB, every page written
+    grown = current_rss_mb() - before
+    assert 90 <= grown <= 130, grown
+    assert peak_rss_mb() >= current_rss_mb() - 1  # the peak is never below the current size
+    del block
+    assert current_rss_mb() < before + 30  # numpy gives a block this large back to the system
+
+
+def test_tree_rss_counts_child_processes():
+    others = tree_rss_mb() - current_rss_mb()  # children already running (idle pool workers, say)
+    code = ("import sys\nblock = b'x' * (100 << 20)\nprint('ready', flush=True)\n"
+            "sys.stdin.readline()\n")
+    child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        with_child = tree_rss_mb() - current_rss_mb()
+        assert with_child - others >= 100, (others, with_child)  # its 100 MB block and its interpreter
+    finally:
+        child.communicate("\n", timeout=30)
+    assert tree_rss_mb() - current_rss_mb() < others + 50  # gone: nothing of it is counted any more
 
 
 def test_table_slots_fit_memory_and_are_powers_of_two():

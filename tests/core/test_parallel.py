@@ -1,8 +1,27 @@
+import time
+
 import pytest
 
 from gridsolver.core.errors import InputError
 from gridsolver.core.parallel import parallel_map
 from tests.core.jobs import fail_on_three, slow_pid, square
+
+
+class WorkerFailure(Exception):
+    """An exception class of the caller's own, raised inside a worker."""
+
+
+def delayed(item: tuple[int, float]) -> int:
+    value, seconds = item
+    time.sleep(seconds)
+    return value
+
+
+def fail_fast_or_sleep(seconds: float) -> float:
+    if seconds == 0:
+        raise WorkerFailure("failed", 42)
+    time.sleep(seconds)
+    return seconds
 
 
 def test_serial_map_keeps_order_and_reports_results():
@@ -16,9 +35,42 @@ def test_local_processes_keep_order():
     assert parallel_map(square, list(range(20)), workers=2) == [x * x for x in range(20)]
 
 
+def test_results_come_in_input_order_whatever_order_they_finish_in():
+    parallel_map(square, [1, 2], workers=2)  # both workers up, so item 0 cannot wait for a start
+    seen = []
+    items = [(0, 1.0)] + [(i, 0.0) for i in range(1, 8)]  # item 0 finishes last, by far
+    results = parallel_map(delayed, items, workers=2, on_result=lambda i, r: seen.append((i, r)))
+    assert results == list(range(8))
+    assert seen[-1] == (0, 0)  # on_result heard them in completion order: item 0 came last
+    assert [i for i, _ in seen] != sorted(i for i, _ in seen)
+
+
+def test_on_result_is_called_once_per_item_with_its_result():
+    seen = []
+    results = parallel_map(square, list(range(30)), workers=2, on_result=lambda i, r: seen.append((i, r)))
+    assert sorted(seen) == [(i, i * i) for i in range(30)]
+    assert results == [i * i for i in range(30)]
+
+
 def test_worker_errors_propagate():
     with pytest.raises(ValueError, match="three"):
         parallel_map(fail_on_three, [1, 2, 3, 4], workers=2)
+
+
+def test_a_worker_exception_propagates_as_itself_and_the_next_map_works():
+    with pytest.raises(WorkerFailure) as caught:
+        parallel_map(fail_fast_or_sleep, [0.0, 0.2, 0.2], workers=2)
+    assert type(caught.value) is WorkerFailure and caught.value.args == ("failed", 42)
+    assert parallel_map(square, list(range(10)), workers=2) == [x * x for x in range(10)]
+
+
+def test_a_failed_map_leaves_no_work_running_into_the_next():
+    """The item still running when another fails is stopped, not waited for."""
+    started = time.monotonic()
+    with pytest.raises(WorkerFailure):
+        parallel_map(fail_fast_or_sleep, [60.0, 0.0], workers=2)
+    assert parallel_map(slow_pid, range(4), workers=2)  # two free workers again
+    assert time.monotonic() - started < 30  # far less than the 60 s the other item asked for
 
 
 def test_local_workers_are_reused_by_later_maps():
@@ -49,7 +101,23 @@ def test_dask_local_cluster():
     assert sorted(seen) == list(range(12))
 
 
+@pytest.mark.slow  # 10 s: the connection timeout parallel_map gives Dask; the test below is quick
 def test_unreachable_cluster_is_an_input_error():
     pytest.importorskip("dask.distributed")
     with pytest.raises(InputError, match="cannot connect"):
         parallel_map(square, [1, 2], cluster="tcp://127.0.0.1:9")
+
+
+def test_unreachable_cluster_is_an_input_error_with_a_short_timeout(monkeypatch):
+    """The same real connection attempt, given up after 1 s instead of parallel_map's 10 s."""
+    distributed = pytest.importorskip("dask.distributed")
+
+    class QuickClient(distributed.Client):
+        def __init__(self, address, timeout=None, **kwargs):
+            super().__init__(address, timeout="1s", **kwargs)
+
+    monkeypatch.setattr(distributed, "Client", QuickClient)
+    started = time.monotonic()
+    with pytest.raises(InputError, match=r"--cluster tcp://127\.0\.0\.1:9: cannot connect"):
+        parallel_map(square, [1, 2], cluster="tcp://127.0.0.1:9")
+    assert time.monotonic() - started < 8  # the short timeout was the one used

@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from gridsolver.cli import cli
@@ -23,6 +24,8 @@ def test_workers_do_not_change_the_results():
     assert sorted(points(two.output)[0]) == sorted(points(two.output)[1])
 
 
+@pytest.mark.slow  # 10-16 s; quick cover: tests/core/test_parallel.py::test_dask_local_cluster (the Dask
+# path of parallel_map) and test_workers_do_not_change_the_results above (same tournament off-process)
 def test_a_dask_cluster_plays_the_same_tournament():
     from dask.distributed import LocalCluster
 

@@ -10,9 +10,12 @@ open-addressing transposition table to the memory bound.
 
 from __future__ import annotations
 
-import resource
+import os
+import sys
 import time
 from dataclasses import dataclass, field
+
+import psutil
 
 from gridsolver.core.errors import BudgetError
 
@@ -118,16 +121,52 @@ def _mb(size_bytes: float) -> str:
     return f"{mb:.1f} MB" if mb >= 0.1 else f"{mb:.3g} MB"
 
 
+_PROCESS: psutil.Process | None = None  # cached: check() may run often
+
+
+def _process() -> psutil.Process:
+    """The :class:`psutil.Process` of this process (made again after a fork: the pid changes)."""
+    global _PROCESS
+    if _PROCESS is None or _PROCESS.pid != os.getpid():
+        _PROCESS = psutil.Process()
+    return _PROCESS
+
+
 def peak_rss_mb() -> float:
-    """Peak resident memory of this process so far, in MB."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    """Peak resident memory of this process so far, in MB.
+
+    This stays on :func:`resource.getrusage`: psutil has no portable peak (on Linux and
+    macOS its ``memory_info`` is only the current size), while ``ru_maxrss`` is the
+    kernel's own high-water mark, so no short spike between two samples is missed.
+    ``ru_maxrss`` counts KiB on Linux and bytes on macOS.
+    """
+    try:
+        import resource
+    except ImportError:  # Windows: no resource module; psutil's peak working set instead
+        info = _process().memory_info()
+        return int(getattr(info, "peak_wset", info.rss)) / 2**20
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024.0
 
 
 def current_rss_mb() -> float:
-    """Current resident memory of this process, in MB (Linux; falls back to the peak)."""
-    try:
-        with open("/proc/self/statm") as fh:
-            pages = int(fh.read().split()[1])
-        return pages * resource.getpagesize() / 2**20
-    except (OSError, ValueError, IndexError):
-        return peak_rss_mb()
+    """Current resident memory of this process, in MB."""
+    return int(_process().memory_info().rss) / 2**20
+
+
+def tree_rss_mb() -> float:
+    """Current resident memory of this process and all its child processes, in MB.
+
+    For budgets that must cover worker processes too. Children that exit while they are
+    counted are skipped; pages shared between processes are counted once per process.
+    Finding the children scans every process (about 2 ms), so call it now and then, not
+    once per search node.
+    """
+    me = _process()
+    total = int(me.memory_info().rss)
+    for child in me.children(recursive=True):
+        try:
+            total += int(child.memory_info().rss)
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            pass
+    return total / 2**20
