@@ -9,9 +9,9 @@ from __future__ import annotations
 import sys
 
 from gridsolver.clickomania import rules
-from gridsolver.clickomania.search import solve_samegame
 from gridsolver.core.boards import split_boards
 from gridsolver.core.budget import Budget
+from gridsolver.samegame.search import solve_samegame
 from runner import Table
 
 WORKERS = 2

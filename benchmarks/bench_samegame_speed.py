@@ -1,10 +1,11 @@
 """SameGame kernel speed (issue 5): group upkeep per move and NRPA playouts per second.
 
 Group upkeep replays the same recorded playout games twice: once finding
-every group afresh before each move (`kernels.find_groups`, what the
-playouts did before) and once keeping the groups up to date through each
-move's dirty zone (`kernels.refresh_groups`, what they do now). The NRPA
-rate is one level-3 run on one core (`kernels.nrpa`), adaptation included.
+every group afresh before each move (`clickomania.kernels.groups.find_groups`,
+what the playouts did before) and once keeping the groups up to date through
+each move's dirty zone (`samegame.kernels.tracking.refresh_groups`, what they
+do now). The NRPA rate is one level-3 run on one core
+(`samegame.kernels.nrpa.nrpa`), adaptation included.
 """
 
 from __future__ import annotations
@@ -14,9 +15,18 @@ import time
 import numpy as np
 from numba import njit
 
-from gridsolver.clickomania import kernels as K
 from gridsolver.clickomania import rules
+from gridsolver.clickomania.kernels.groups import (
+    MAX_COLOURS_CODE,
+    find_groups,
+    remove_at,
+    remove_settle,
+    seed_kernels,
+    to_cells,
+)
 from gridsolver.core.boards import split_boards
+from gridsolver.samegame.kernels.nrpa import most_frequent_colour, nrpa, policy_playout
+from gridsolver.samegame.kernels.tracking import dirty_zone, refresh_groups
 from runner import Table
 
 GAMES = 50  # recorded playout games per position
@@ -34,8 +44,8 @@ def _afresh(start, width, height, games, lengths, repeats):
         game = r % games.shape[0]
         state[:] = start
         for t in range(lengths[game]):
-            groups += K.find_groups(state, width, height, label, sizes, reps, stack)
-            K.remove_at(state, width, height, games[game, t], stack)
+            groups += find_groups(state, width, height, label, sizes, reps, stack)
+            remove_at(state, width, height, games[game, t], stack)
     return groups
 
 
@@ -57,11 +67,11 @@ def _kept_up(start, width, height, games, lengths, repeats):
         count = 0
         for t in range(lengths[game]):
             stamp += 1
-            count = K.refresh_groups(state, width, height, zone[0], zone[1], dirty_low, seen, stamp, tracked,
-                                     count, found, redo, stack)
+            count = refresh_groups(state, width, height, zone[0], zone[1], dirty_low, seen, stamp, tracked,
+                                   count, found, redo, stack)
             groups += count
-            _, first, last, emptied = K.remove_settle(state, width, height, games[game, t], stack, low)
-            zone = K.dirty_zone(width, height, first, last, emptied, low, dirty_low)
+            _, first, last, emptied = remove_settle(state, width, height, games[game, t], stack, low)
+            zone = dirty_zone(width, height, first, last, emptied, low, dirty_low)
     return groups
 
 
@@ -69,18 +79,18 @@ def _record_games(board: rules.Board, seed: int) -> tuple[np.ndarray, np.ndarray
     """Games of flat-policy playouts with the most frequent colour tabu."""
     width, height = board.width, board.height
     n = width * height
-    cells = K.to_cells(board.grid)
-    tabu = K.most_frequent_colour(cells, np.zeros(K.MAX_COLOURS_CODE, np.int64))
-    policy = np.zeros(K.MAX_COLOURS_CODE * n)
+    cells = to_cells(board.grid)
+    tabu = most_frequent_colour(cells, np.zeros(MAX_COLOURS_CODE, np.int64))
+    policy = np.zeros(MAX_COLOURS_CODE * n)
     games = np.zeros((GAMES, n), np.int32)
     lengths = np.zeros(GAMES, np.int64)
     scratch = [np.empty(n, np.int32) for _ in range(6)]
-    K.seed_kernels(seed)
+    seed_kernels(seed)
     for g in range(GAMES):
         state = np.empty(n, np.int8)
-        _, length = K.policy_playout(cells, width, height, policy, tabu, False, games[g], state, *scratch,
-                                     np.empty(n), np.empty(0, np.int64), 0, np.empty(n, np.int64),
-                                     np.empty(n, np.int64))
+        _, length = policy_playout(cells, width, height, policy, tabu, False, games[g], state, *scratch,
+                                   np.empty(n), np.empty(0, np.int64), 0, np.empty(n, np.int64),
+                                   np.empty(n, np.int64))
         lengths[g] = length
     return cells, games, lengths
 
@@ -108,10 +118,10 @@ def speed(quick: bool) -> list[Table]:
         kept = _per_move_us(_kept_up, cells, board.width, board.height, games, lengths)
         upkeep.add(number, f"{lengths.mean():.1f}", f"{afresh:.3f}", f"{kept:.3f}", f"{afresh / kept:.2f}x")
         path = np.zeros(board.width * board.height, np.int32)
-        K.nrpa(cells, board.width, board.height, 1, 10, False, 1, time.monotonic_ns() + 10**9, 100, path)
+        nrpa(cells, board.width, board.height, 1, 10, False, 1, time.monotonic_ns() + 10**9, 100, path)
         start = time.perf_counter()
-        _, _, playouts = K.nrpa(cells, board.width, board.height, 3, 100, False, 1,
-                                time.monotonic_ns() + int(seconds * 1e9), 1 << 62, path)
+        _, _, playouts = nrpa(cells, board.width, board.height, 3, 100, False, 1,
+                              time.monotonic_ns() + int(seconds * 1e9), 1 << 62, path)
         elapsed = time.perf_counter() - start
         rates.add(number, f"{elapsed:.1f}", playouts, f"{playouts / elapsed:,.0f}")
     upkeep.notes.append("Both columns include the removal and settling of each move and replay the same "

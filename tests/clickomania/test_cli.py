@@ -1,22 +1,10 @@
 """The command line: results, JSON, generators, replay, and bad input (exit 2, one line)."""
 
-import json
-import subprocess
-import sys
-
 import pytest
 
 from gridsolver.clickomania import rules
 
-
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gridsolver", *args], capture_output=True, text=True,
-                          input=stdin, timeout=300)
-
-
-def results(done: subprocess.CompletedProcess) -> list[dict]:
-    assert done.returncode == 0, done.stderr
-    return [json.loads(line) for line in done.stdout.splitlines()]
+from .helpers import results, run
 
 
 def test_solve_clears_or_proves_and_every_answer_replays(tmp_path):
@@ -59,15 +47,6 @@ def test_replay_shows_the_result_and_rejects_illegal_moves(tmp_path):
     assert done.returncode == 0 and "cells left: 0, points: 1000" in done.stdout
     done = run("clickomania", "replay", str(path), "0,0 0,0")
     assert done.returncode == 2 and "empty" in done.stderr and "Traceback" not in done.stderr
-
-
-def test_samegame_solve_reports_a_verified_score():
-    board = "\n".join(rules.format_board(rules.from_text(t)) for t in ["1122\n1212\n2211"])
-    out = results(run("samegame", "solve", "-", "--json", "--time", "3", "--workers", "1", stdin=board))
-    (r,) = out
-    replayed = rules.replay(rules.from_text(board), r["solution"])
-    assert r["verified"] and replayed.score == r["score"] and replayed.game_over
-    assert r["status"] == "best-found"
 
 
 @pytest.mark.parametrize("content, message", [

@@ -2,7 +2,7 @@
 
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import clearable_board, random_board
-from gridsolver.clickomania.search import solve_clickomania, solve_samegame
+from gridsolver.clickomania.search import solve_clickomania
 from gridsolver.core.budget import Budget
 
 
@@ -30,11 +30,3 @@ def test_large_clearable_board_is_cleared_by_the_beam():
     board = clearable_board(24, 24, 4, seed=1).board  # 576 cells: beam only, no exhaustive phase
     result = solve_clickomania(board, Budget(time_s=60))
     assert result.status == "optimal" and result.score == 0
-
-
-def test_samegame_methods_all_return_verified_games():
-    board = random_board(8, 8, 3, seed=4)
-    for method in ("nrpa", "mcbeam", "beam", "nmcs"):
-        result = solve_samegame(board, Budget(time_s=1), workers=1, method=method, penalty=True)
-        assert result.verified
-        assert rules.replay(board, result.solution, penalty=True).score == result.score

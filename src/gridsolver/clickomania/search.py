@@ -1,19 +1,10 @@
-"""Clickomania and SameGame solvers: drive the kernels, verify, and report.
+"""The Clickomania solver: drive the kernels, verify, and report.
 
 Clickomania (fewest cells left): a beam search with growing widths gives a
 first answer fast; on boards of at most :data:`EXACT_MAX_CELLS` cells a
 depth-first branch and bound with a transposition table then either
 improves it or proves it best. Larger boards keep widening the beam until
-the time runs out.
-
-SameGame (most points), default method: nested rollout policy adaptation
-(level 3) whose playouts keep a *tabu colour* for last. Unless one colour
-dominates, every candidate colour is first rated by a short run, and the
-workers then take the best rated colours, one each (:func:`plan_tabu`).
-Each worker then solves the ending of its best game exactly
-(:func:`polish_ending`). The best game of all runs wins. A Monte-Carlo
-beam, a heuristic beam and level-2 nested Monte-Carlo search remain
-available (``method``); docs/clickomania.md has the measurements that chose.
+the time runs out. (SameGame's solver is :mod:`gridsolver.samegame.search`.)
 
 Every sequence is replayed under :mod:`.rules` before it is reported.
 """
@@ -21,47 +12,38 @@ Every sequence is replayed under :mod:`.rules` before it is reported.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import numpy as np
 
-from gridsolver.clickomania import kernels as K
 from gridsolver.clickomania import rules
+from gridsolver.clickomania.kernels.beam import CLEAR, beam_search
+from gridsolver.clickomania.kernels.exact import exact_search
+from gridsolver.clickomania.kernels.groups import (
+    EMPTY,
+    MAX_COLOURS_CODE,
+    path_to_moves,
+    seed_kernels,
+    to_cells,
+    zobrist_table,
+)
+from gridsolver.clickomania.kernels.playout import playout
 from gridsolver.clickomania.rules import Board, Move
 from gridsolver.core.budget import Budget, peak_rss_mb
-from gridsolver.core.errors import InputError
 from gridsolver.core.result import SearchStats, SolveResult
 
 EXACT_MAX_CELLS = 400
 BEAM_SHARE_BEFORE_EXACT = 0.1
 BEAM_START_WIDTH = 1
 BEAM_GROWTH = 2
-SAMEGAME_METHODS = ("nrpa", "mcbeam", "beam", "nmcs")
-NRPA_LEVEL = 3
-NRPA_ITERATIONS = 100
-NRPA_RUNS = 2  # per worker on a dominant colour: two runs of 28 s against one of 56 s was a draw within noise
-MC_BEAM_PLAYOUTS = 1  # rank children by one tabu-colour playout each (kernels.beam_search)
-MC_BEAM_START = 8
-PLAIN_BEAM_START = 64
 ENDGAME_CELLS = 80  # beam positions with this few cells left get an exhaustive search
 ENDGAME_NODES = 20_000  # node limit of each such endgame search
-RATING_SHARE = 0.3  # of the time, for rating the candidate tabu colours (all rounds together)
-RATED_COLOURS = 4  # the most frequent colours (and ties with the last) that get a rating run
-DOMINANT = 1.15  # a colour with this many times the cells of any other is every worker's tabu colour
-POLISH_SHARE = 0.05  # of a SameGame worker's time, kept for solving its best game's ending exactly
-POLISH_TABLE_BITS = 20  # 2^20 positions (20 MB) at most in the endgame table
 
 
 @dataclass
 class _Best:
-    value: int  # cells left (Clickomania) or points (SameGame)
+    value: int  # cells left
     moves: list[Move]
-
-
-def _moves(path: np.ndarray, length: int, height: int) -> list[Move]:
-    return [K.index_to_move(i, height) for i in path[:length]]
 
 
 def _beam_width_cap(board: Board, budget: Budget) -> int:
@@ -72,27 +54,27 @@ def _beam_width_cap(board: Board, budget: Budget) -> int:
     return 1 << 20 if limit is None else max(1, int(limit * 0.5) // per_state)
 
 
-def _stopped_by(budget: Budget, nodes: int) -> str:
+def stopped_by(budget: Budget, nodes: int) -> str:
+    """Why a search that did not finish stopped: ``nodes`` or ``time``."""
     return "nodes" if budget.nodes is not None and nodes >= budget.nodes else "time"
 
 
 def _random_game(cells: np.ndarray, width: int, height: int) -> _Best:
     """One tabu-colour playout: a complete game in milliseconds, the first anytime answer."""
-    path = np.zeros(width * height, np.int32)
-    K.seed_kernels(0)
-    _, length, _ = K.nmcs(cells, width, height, 0, False, 0, 0, path)
+    n = width * height
+    path = np.zeros(n, np.int32)
     board = cells.copy()
-    stack = np.empty(width * height, np.int32)
-    for index in path[:length]:
-        K.remove_at(board, width, height, index, stack)
-    return _Best(int((board != K.EMPTY).sum()), _moves(path, length, height))
+    seed_kernels(0)
+    _, length = playout(board, width, height, False, path, 0, np.empty(n, np.int32), np.empty(n, np.int32),
+                        np.empty(n, np.int32), np.empty(n, np.int32), np.zeros(MAX_COLOURS_CODE, np.int64))
+    return _Best(int((board != EMPTY).sum()), path_to_moves(path, length, height))
 
 
 def solve_clickomania(board: Board, budget: Budget, label: str = "board") -> SolveResult:
     """Clear ``board`` or find the fewest cells left, proving it when the search is exhausted."""
     width, height = board.width, board.height
-    cells = K.to_cells(board.grid)
-    zob = K.zobrist_table(width * height)
+    cells = to_cells(board.grid)
+    zob = zobrist_table(width * height)
     path = np.zeros(width * height, np.int32)
     deadline = budget.deadline_ns()
     small = width * height <= EXACT_MAX_CELLS
@@ -106,23 +88,23 @@ def solve_clickomania(board: Board, budget: Budget, label: str = "board") -> Sol
     cap = _beam_width_cap(board, budget)
     # Phase 1: beams of growing width (anytime: each finished beam may improve the best).
     while best.value > 0:
-        value, length, used, done = K.beam_search(cells, width, height, zob, beam_width, K.CLEAR, False,
-                                                  beam_deadline, budget.node_limit() - nodes, path, 0,
-                                                  ENDGAME_CELLS, ENDGAME_NODES)
+        value, length, used, done = beam_search(cells, width, height, zob, beam_width, CLEAR, False,
+                                                beam_deadline, budget.node_limit() - nodes, path, 0,
+                                                ENDGAME_CELLS, ENDGAME_NODES)
         nodes += used
         if length >= 0 and value < best.value:
-            best = _Best(int(value), _moves(path, length, height))
+            best = _Best(int(value), path_to_moves(path, length, height))
         if not done or beam_width >= cap or (small and beam_width >= 64):
             break
         beam_width = min(cap, beam_width * BEAM_GROWTH)
     # Phase 2 (small boards): exhaustive branch and bound under the best found so far.
     if small and best.value > 0 and not budget.expired(nodes):
         table = np.zeros(budget.table_slots(8), np.int64)
-        value, length, used, done = K.exact_search(cells, width, height, zob, table, best.value, deadline,
-                                                   budget.node_limit() - nodes, path)
+        value, length, used, done = exact_search(cells, width, height, zob, table, best.value, deadline,
+                                                 budget.node_limit() - nodes, path)
         nodes += used
         if length >= 0:
-            best = _Best(int(value), _moves(path, length, height))
+            best = _Best(int(value), path_to_moves(path, length, height))
         finished = bool(done)
         if finished:
             proof = ("exhaustive depth-first branch and bound (dead-colour bound, transposition table "
@@ -139,278 +121,10 @@ def solve_clickomania(board: Board, budget: Budget, label: str = "board") -> Sol
         status = "impossible"
     else:
         status = "best-found"
-        stats.stopped_by = _stopped_by(budget, nodes)
+        stats.stopped_by = stopped_by(budget, nodes)
     details = {"cleared": best.value == 0, "fewest_cells_left": best.value,
                "fewest_proved": best.value == 0 or finished, "moves": len(best.moves),
                "size": f"{width}x{height}", "colours": len(board.colour_counts())}
     return SolveResult("clickomania", label, status, solution=[list(m) for m in best.moves],
                        score=best.value, score_name="cells left", proof=proof, verified=verified,
                        stats=stats, details=details)
-
-
-# -- SameGame -------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SameGameTask:
-    """One worker's job (plain data, so it can go to another process)."""
-
-    grid: np.ndarray
-    seed: int
-    deadline_ns: int
-    node_limit: int
-    memory_bytes: int | None
-    penalty: bool
-    method: str = "nrpa"  # or "rate": one short NRPA run to rate ``tabu``
-    tabu: int = -1  # NRPA's tabu colour (-1: the most frequent)
-    rate_ns: int = 0  # how long a "rate" task runs
-    runs: int = NRPA_RUNS  # independent NRPA runs of a "nrpa" task
-    resume: tuple[np.ndarray, ...] | None = None  # a "nrpa" task's one run goes on from this NRPA state
-
-
-class Outcome(NamedTuple):
-    """What a worker found: its best game, the work done, and (for ratings) its NRPA state."""
-
-    points: int
-    moves: list[Move]
-    nodes: int
-    how: str
-    nrpa_state: tuple[np.ndarray, ...] | None = None
-
-
-def _nrpa_bytes(n: int) -> int:
-    """What :func:`kernels.nrpa_run` allocates on an ``n``-cell board (its state and recorded codes)."""
-    return 8 * ((NRPA_LEVEL + 1) * K.MAX_COLOURS_CODE * n + 3 * (n * n // 8 + n)) + 64 * n
-
-
-def polish_ending(cells: np.ndarray, width: int, height: int, seq: np.ndarray, penalty: bool,
-                  deadline_ns: int, node_limit: int, memory_bytes: int | None) -> tuple[int, np.ndarray, int]:
-    """Replace the ending of the game ``seq`` by a best possible one, solved exactly.
-
-    Walks back from the game's last position, finding each position's exact
-    value (:func:`kernels.endgame_value`, one table for all of them so each step
-    reuses the last) until a search does not finish in time or in the table;
-    the best prefix + exact ending seen wins. Returns (points, moves, nodes).
-    """
-    n = width * height
-    bits = POLISH_TABLE_BITS
-    while memory_bytes is not None and bits > 10 and 20 << bits > memory_bytes // 2:
-        bits -= 1
-    keys, values = np.zeros(1 << bits, np.int64), np.zeros(1 << bits, np.int64)
-    best_moves = np.zeros(1 << bits, np.int32)
-    zob = K.zobrist_table(n)
-    stack = np.empty(n, np.int32)
-    states = [cells.copy()]
-    prefix = [0]
-    for index in seq:
-        state = states[-1].copy()
-        removed = K.remove_at(state, width, height, index, stack)
-        states.append(state)
-        prefix.append(prefix[-1] + (removed - 2) ** 2)
-    left = int((states[-1] != K.EMPTY).sum())
-    bonus = rules.CLEAR_BONUS if left == 0 else -rules.end_penalty(left) if penalty else 0
-    best_points = prefix[-1] + bonus
-    best_seq = np.asarray(seq, np.int32).copy()
-    nodes = 0
-    line = np.zeros(n, np.int32)
-    for t in range(len(seq), -1, -1):
-        if nodes >= node_limit:
-            break
-        value, used, complete = K.endgame_value(states[t], width, height, zob, keys, values, best_moves,
-                                                penalty, node_limit - nodes, deadline_ns)
-        nodes += used
-        if not complete:
-            break
-        if prefix[t] + value > best_points:
-            length = K.endgame_line(states[t], width, height, zob, keys, values, best_moves, line)
-            if length >= 0:
-                best_points = prefix[t] + int(value)
-                best_seq = np.concatenate([best_seq[:t], line[:length]])
-    return best_points, best_seq, nodes
-
-
-def tabu_candidates(board: Board) -> list[int]:
-    """The colours worth rating as NRPA's tabu colour, most frequent first.
-
-    A colour with :data:`DOMINANT` times the cells of any other is taken as
-    the best without rating (standard positions 16-20 have 65 cells against
-    40; on positions 2 and 5, with 1.20 and 1.17 times, it beat every other
-    colour by 500 points in 15 s runs), so it is the only candidate. Otherwise
-    the :data:`RATED_COLOURS` most frequent ones and any tied with the last of
-    them: the same position can score a thousand points more with a colour
-    other than the most frequent, but on the six standard positions with
-    unequal counts where every colour was measured, the least frequent one was
-    never the best.
-    """
-    counts = np.bincount(board.grid[board.grid != rules.EMPTY])
-    by_count = [int(c) for c in np.argsort(-counts, kind="stable") if counts[c] > 0]
-    if len(by_count) == 1 or counts[by_count[0]] >= DOMINANT * counts[by_count[1]]:
-        return by_count[:1]
-    last = counts[by_count[min(RATED_COLOURS, len(by_count)) - 1]]
-    return [c for c in by_count if counts[c] >= last]
-
-
-def plan_tabu(board: Board, workers: int, rate: Callable[[list[int]], list[int]]) -> list[int]:
-    """The tabu colour of each NRPA worker (the colour its playouts keep for last).
-
-    Which colour is best is not visible from the counts (standard positions
-    11-15 have five equal ones), and short level-2 runs rate it badly (the best
-    colour on 6 of 11 positions). So every candidate
-    (:func:`tabu_candidates`) gets a short level-3 run first: ``rate`` plays
-    the colours it is given, a whole number of rounds of ``workers`` runs (the
-    most frequent colours fill a last round's spare places), and returns each
-    run's points. The workers then take the best rated colours, one each.
-    """
-    candidates = tabu_candidates(board)
-    if len(candidates) == 1:
-        return candidates * workers
-    rounds = -(-len(candidates) // workers)
-    runs = [candidates[i % len(candidates)] for i in range(rounds * workers)]
-    rating: dict[int, int] = {}
-    for colour, points in zip(runs, rate(runs), strict=True):
-        rating[colour] = max(points, rating.get(colour, points))
-    plan = sorted(candidates, key=lambda c: -rating[c])  # stable: ties keep the most frequent first
-    return [plan[i % len(plan)] for i in range(workers)]
-
-
-def samegame_worker(task: SameGameTask) -> Outcome:
-    """Run the task's method until its deadline."""
-    board = Board(task.grid)
-    width, height = board.width, board.height
-    n = width * height
-    cells = K.to_cells(board.grid)
-    zob = K.zobrist_table(n)
-    path = np.zeros(n, np.int32)
-    best_points, best_moves, how = -(1 << 40), [], ""
-    nodes = 0
-    if task.method == "nrpa" and task.memory_bytes is not None and _nrpa_bytes(n) > task.memory_bytes:
-        task = replace(task, method="mcbeam")  # NRPA's arrays do not fit: the beam sizes itself to memory
-    if task.method in ("mcbeam", "beam"):
-        per_state = 2 * n + (n // 2 + 1) * 20 + 8 * (n // 2 + 2)
-        cap = 1 << 20 if task.memory_bytes is None else max(1, task.memory_bytes // 2 // per_state)
-        playouts = MC_BEAM_PLAYOUTS if task.method == "mcbeam" else 0
-        beam_width = MC_BEAM_START if task.method == "mcbeam" else PLAIN_BEAM_START
-        K.seed_kernels(task.seed % 2**31)
-        while time.monotonic_ns() < task.deadline_ns and nodes < task.node_limit:
-            value, length, used, done = K.beam_search(cells, width, height, zob, beam_width, K.SCORE,
-                                                      task.penalty, task.deadline_ns, task.node_limit - nodes,
-                                                      path, playouts)
-            nodes += used
-            if length >= 0 and -value > best_points:
-                best_points, best_moves = int(-value), _moves(path, length, height)
-                how = f"{task.method} width {beam_width}"
-            if not done or beam_width >= cap:
-                break
-            beam_width = min(cap, beam_width * 2)
-    elif task.method == "rate":
-        deadline = min(task.deadline_ns, time.monotonic_ns() + task.rate_ns)
-        nrpa_state = K.nrpa_state(n, NRPA_LEVEL)
-        points, length, nodes = K.nrpa_run(cells, width, height, NRPA_LEVEL, NRPA_ITERATIONS, task.penalty,
-                                           task.seed % 2**31, deadline, task.node_limit, path, task.tabu,
-                                           *nrpa_state, False)
-        if length > 0:
-            how = f"rating run of tabu colour {task.tabu} (nrpa level {NRPA_LEVEL})"
-            return Outcome(int(points), _moves(path, length, height), nodes, how, nrpa_state)
-    elif task.method == "nrpa":
-        polish_from = task.deadline_ns - int(POLISH_SHARE * max(0, task.deadline_ns - time.monotonic_ns()))
-        points, best_seq = -(1 << 40), path[:0].copy()
-        runs = 1 if task.resume is not None else task.runs
-        for run in range(runs):  # independent runs, each an equal share of what is left
-            share = runs - run
-            deadline = time.monotonic_ns() + max(0, polish_from - time.monotonic_ns()) // share
-            seed = (task.seed + 104_729 * run) % 2**31
-            nrpa_state = K.nrpa_state(n, NRPA_LEVEL) if task.resume is None else task.resume
-            limit = (task.node_limit - nodes) // share
-            run_points, length, used = K.nrpa_run(cells, width, height, NRPA_LEVEL, NRPA_ITERATIONS,
-                                                  task.penalty, seed, deadline, limit, path, task.tabu,
-                                                  *nrpa_state, task.resume is not None)
-            nodes += used
-            if length > 0 and run_points > points:
-                points, best_seq = int(run_points), path[:length].copy()
-                how = f"nrpa level {NRPA_LEVEL} seed {seed} tabu colour {task.tabu}"
-                if task.resume is not None:
-                    how += ", going on from its rating run"
-        if len(best_seq) > 0:
-            polished, polished_seq, used = polish_ending(cells, width, height, best_seq, task.penalty,
-                                                         task.deadline_ns, task.node_limit - nodes,
-                                                         task.memory_bytes)
-            nodes += used
-            if polished > points:
-                how += f", ending solved exactly (+{polished - points})"
-                points, best_seq = polished, polished_seq
-            best_points, best_moves = int(points), _moves(best_seq, len(best_seq), height)
-    else:
-        seed = task.seed
-        while time.monotonic_ns() < task.deadline_ns and nodes < task.node_limit:
-            points, length, playouts = K.nmcs(cells, width, height, 2, task.penalty, seed % 2**31,
-                                              task.deadline_ns, path)
-            nodes += playouts
-            if points > best_points:
-                best_points, best_moves = int(points), _moves(path, length, height)
-                how = f"nmcs 2 seed {seed}"
-            seed += 1_000_003
-    if not best_moves and best_points < 0:
-        points, length, _ = K.nmcs(cells, width, height, 0, task.penalty, task.seed % 2**31, 0, path)
-        best_points, best_moves, how = int(points), _moves(path, length, height), "one playout"
-    return Outcome(best_points, best_moves, nodes, how)
-
-
-def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: str | None = None,
-                   seed: int = 0, penalty: bool = False, method: str = "nrpa",
-                   label: str = "board") -> SolveResult:
-    """Maximise the SameGame score of ``board`` within the budget, on ``workers`` processes."""
-    from gridsolver.core.parallel import parallel_map
-
-    if workers < 1:
-        raise InputError(f"--workers must be at least 1, got {workers}")
-    if method not in SAMEGAME_METHODS:
-        raise InputError(f"unknown method {method!r}: expected one of {', '.join(SAMEGAME_METHODS)}")
-    memory = budget.memory_bytes()
-    share = None if memory is None else memory // workers
-    task = SameGameTask(board.grid, seed, budget.deadline_ns(), budget.node_limit(), share, penalty, method)
-    rated: list[tuple[int, Outcome]] = []  # (tabu colour, rating run)
-
-    def rate(colours: list[int]) -> list[int]:
-        rounds = -(-len(colours) // workers)
-        seconds = RATING_SHARE * (budget.remaining_s() or 60.0) / rounds
-        nodes_each = max(1, int(RATING_SHARE * budget.node_limit()) // len(colours))
-        tasks = [replace(task, method="rate", tabu=c, seed=seed + 7919 * i, rate_ns=int(1e9 * seconds),
-                         node_limit=nodes_each) for i, c in enumerate(colours)]
-        runs = parallel_map(samegame_worker, tasks, workers=workers, cluster=cluster,
-                            label=f"samegame {label}: rating tabu colours")
-        rated.extend(zip(colours, runs, strict=True))
-        return [run.points for run in runs]
-
-    nrpa_fits = share is None or _nrpa_bytes(board.width * board.height) <= share
-    tabus = plan_tabu(board, workers, rate) if method == "nrpa" and nrpa_fits else [-1] * workers
-    nodes = sum(run.nodes for _, run in rated)
-    left = max(1, budget.node_limit() - nodes)
-    # after rating, each worker makes one run that goes on from its colour's best rating run
-    unused = sorted(rated, key=lambda r: -r[1].points)
-    tasks = []
-    for i, colour in enumerate(tabus):
-        resume = next((r for r in unused if r[0] == colour), None)
-        if resume is not None:
-            unused.remove(resume)
-        tasks.append(replace(task, seed=seed + 7919 * (len(rated) + i), tabu=colour, node_limit=left,
-                             runs=1 if rated else NRPA_RUNS, resume=resume[1].nrpa_state if resume else None))
-    outcomes = parallel_map(samegame_worker, tasks, workers=workers, cluster=cluster,
-                            label=f"samegame {label}")
-    points, moves, _, how, _ = max(outcomes + [run for _, run in rated], key=lambda o: o.points)
-    nodes += sum(o.nodes for o in outcomes)
-    ratings: dict[str, int] = {}
-    for colour, run in rated:
-        name = rules.ALPHABET[colour]
-        ratings[name] = max(run.points, ratings.get(name, run.points))
-    replayed = rules.replay(board, moves, penalty=penalty)
-    verified = replayed.score == points and replayed.game_over
-    if not verified:
-        raise RuntimeError(f"{label}: the search's sequence does not replay to {points} points")
-    stats = SearchStats(nodes=nodes, elapsed_s=round(budget.elapsed_s(), 4),
-                        peak_memory_mb=round(peak_rss_mb(), 1), stopped_by=_stopped_by(budget, nodes))
-    details = {"cleared": replayed.cells_left == 0, "cells_left": replayed.cells_left,
-               "moves": len(moves), "found_by": how, "workers": workers,
-               "end_penalty": penalty, "method": method, "worker_scores": [o.points for o in outcomes]}
-    if method == "nrpa" and nrpa_fits:
-        details["tabu_colours"] = [rules.ALPHABET[c] for c in tabus]
-        details["tabu_ratings"] = ratings
-    return SolveResult("samegame", label, "best-found", solution=[list(m) for m in moves], score=points,
-                       score_name="points", verified=verified, stats=stats, details=details)

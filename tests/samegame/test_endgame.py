@@ -7,15 +7,15 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gridsolver.clickomania import kernels as K
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
-from gridsolver.clickomania.search import plan_tabu, polish_ending, solve_samegame, tabu_candidates
+from gridsolver.clickomania.kernels.groups import index_to_move, to_cells, zobrist_table
+from gridsolver.clickomania.kernels.playout import NO_VALUE
 from gridsolver.core.budget import Budget
+from gridsolver.samegame.kernels.endgame import endgame_line, endgame_value
+from gridsolver.samegame.search import plan_tabu, polish_ending, solve_samegame, tabu_candidates
 
-from .test_kernels import boards
-
-NO_LIMIT = 1 << 62
+from ..clickomania.helpers import NO_LIMIT, boards
 
 
 def reference_value(board: rules.Board, penalty: bool) -> int:
@@ -40,11 +40,11 @@ def tables(bits: int = 12):
 
 
 def kernel_value(b: rules.Board, penalty: bool, tbl=None):
-    cells = K.to_cells(b.grid)
-    zob = K.zobrist_table(b.width * b.height)
+    cells = to_cells(b.grid)
+    zob = zobrist_table(b.width * b.height)
     keys, values, moves = tbl or tables()
-    value, nodes, complete = K.endgame_value(cells, b.width, b.height, zob, keys, values, moves, penalty,
-                                             NO_LIMIT, NO_LIMIT)
+    value, nodes, complete = endgame_value(cells, b.width, b.height, zob, keys, values, moves, penalty,
+                                           NO_LIMIT, NO_LIMIT)
     return value, complete, cells, zob, (keys, values, moves)
 
 
@@ -55,9 +55,9 @@ def test_endgame_value_matches_the_reference_and_its_line_scores_it(b, penalty):
     assert complete == 1
     assert value == reference_value(b, penalty)
     out = np.zeros(b.width * b.height, np.int32)
-    length = K.endgame_line(cells, b.width, b.height, zob, *tbl, out)
+    length = endgame_line(cells, b.width, b.height, zob, *tbl, out)
     assert length >= 0
-    moves = [K.index_to_move(i, b.height) for i in out[:length]]
+    moves = [index_to_move(i, b.height) for i in out[:length]]
     replayed = rules.replay(b, moves, penalty=penalty)
     assert replayed.game_over and replayed.score == value
 
@@ -65,14 +65,14 @@ def test_endgame_value_matches_the_reference_and_its_line_scores_it(b, penalty):
 def test_a_table_is_reused_and_a_small_node_limit_reports_incomplete():
     grid = np.array([[1, 1, 2, 2], [2, 2, 1, 1], [1, 2, 1, 2], [2, 1, 2, 1]], np.int8)
     b = rules.Board(rules.settle(grid))
-    cells = K.to_cells(b.grid)
-    zob = K.zobrist_table(b.width * b.height)
+    cells = to_cells(b.grid)
+    zob = zobrist_table(b.width * b.height)
     keys, values, moves = tables()
-    value, nodes, complete = K.endgame_value(cells, 4, 4, zob, keys, values, moves, False, 2, NO_LIMIT)
-    assert (value, complete) == (K.NO_VALUE, 0)
-    value, nodes, complete = K.endgame_value(cells, 4, 4, zob, keys, values, moves, False, NO_LIMIT, NO_LIMIT)
+    value, nodes, complete = endgame_value(cells, 4, 4, zob, keys, values, moves, False, 2, NO_LIMIT)
+    assert (value, complete) == (NO_VALUE, 0)
+    value, nodes, complete = endgame_value(cells, 4, 4, zob, keys, values, moves, False, NO_LIMIT, NO_LIMIT)
     assert complete == 1 and nodes > 1 and value == reference_value(b, False)
-    again, nodes, complete = K.endgame_value(cells, 4, 4, zob, keys, values, moves, False, 2, NO_LIMIT)
+    again, nodes, complete = endgame_value(cells, 4, 4, zob, keys, values, moves, False, 2, NO_LIMIT)
     assert (again, nodes, complete) == (value, 0, 1)  # answered from the table, no search
 
 
@@ -90,18 +90,18 @@ def first_move_game(b: rules.Board) -> list[int]:
 @given(boards(max_side=5), st.booleans())
 def test_polishing_a_whole_game_reaches_the_exact_optimum(b, penalty):
     seq = np.array(first_move_game(b), np.int32)
-    points, polished, nodes = polish_ending(K.to_cells(b.grid), b.width, b.height, seq, penalty, NO_LIMIT,
+    points, polished, nodes = polish_ending(to_cells(b.grid), b.width, b.height, seq, penalty, NO_LIMIT,
                                             NO_LIMIT, None)
     assert points == reference_value(b, penalty)  # on a tiny board the walk back reaches the start
-    replayed = rules.replay(b, [K.index_to_move(i, b.height) for i in polished], penalty=penalty)
+    replayed = rules.replay(b, [index_to_move(i, b.height) for i in polished], penalty=penalty)
     assert replayed.game_over and replayed.score == points
 
 
 def test_polishing_keeps_the_game_when_out_of_nodes():
     b = random_board(10, 10, 3, seed=2)
     seq = np.array(first_move_game(b), np.int32)
-    before = rules.replay(b, [K.index_to_move(i, b.height) for i in seq]).score
-    points, polished, nodes = polish_ending(K.to_cells(b.grid), 10, 10, seq, False, NO_LIMIT, 1, None)
+    before = rules.replay(b, [index_to_move(i, b.height) for i in seq]).score
+    points, polished, nodes = polish_ending(to_cells(b.grid), 10, 10, seq, False, NO_LIMIT, 1, None)
     assert nodes <= 1 and points == before and list(polished) == list(seq)
 
 

@@ -6,20 +6,23 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gridsolver.clickomania import kernels as K
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
-from gridsolver.clickomania.search import solve_samegame
+from gridsolver.clickomania.kernels.groups import MAX_COLOURS_CODE, index_to_move, seed_kernels, to_cells
 from gridsolver.core.budget import Budget
+from gridsolver.samegame.kernels.nrpa import (
+    _allowed_moves,
+    _move_codes,
+    adapt_policy,
+    most_frequent_colour,
+    nrpa,
+    nrpa_run,
+    nrpa_state,
+    policy_playout,
+)
+from gridsolver.samegame.search import solve_samegame
 
-from .test_kernels import boards
-
-NO_LIMIT = 1 << 62
-
-
-def cell_index(move, height):
-    row, col = move
-    return col * height + (height - 1 - row)
+from ..clickomania.helpers import NO_LIMIT, boards, cell_index
 
 
 def reference_allowed(board, tabu):
@@ -55,19 +58,19 @@ def kernel_playout(board, policy, tabu, seed, penalty=False):
     n = board.width * board.height
     s = scratch(n)
     seq = np.empty(n, np.int32)
-    K.seed_kernels(seed)
-    points, length = K.policy_playout(K.to_cells(board.grid), board.width, board.height, policy, tabu,
-                                      penalty, seq, s["state"], s["label"], s["sizes"], s["reps"], s["stack"],
-                                      s["moves"], s["msizes"], s["weights"], np.empty(0, np.int64), 0,
-                                      np.empty(n, np.int64), np.empty(n, np.int64))
-    return int(points), [K.index_to_move(i, board.height) for i in seq[:length]]
+    seed_kernels(seed)
+    points, length = policy_playout(to_cells(board.grid), board.width, board.height, policy, tabu,
+                                    penalty, seq, s["state"], s["label"], s["sizes"], s["reps"], s["stack"],
+                                    s["moves"], s["msizes"], s["weights"], np.empty(0, np.int64), 0,
+                                    np.empty(n, np.int64), np.empty(n, np.int64))
+    return int(points), [index_to_move(i, board.height) for i in seq[:length]]
 
 
 @settings(max_examples=80, deadline=None)
 @given(boards(max_side=6), st.integers(0, 3), st.integers(0, 10**6))
 def test_policy_playout_obeys_the_tabu_rule_and_scores_like_the_replay(b, tabu, seed):
     n = b.width * b.height
-    policy = np.random.default_rng(seed).normal(size=K.MAX_COLOURS_CODE * n)
+    policy = np.random.default_rng(seed).normal(size=MAX_COLOURS_CODE * n)
     points, moves = kernel_playout(b, policy, tabu, seed, penalty=True)
     board = b
     for move in moves:
@@ -82,7 +85,7 @@ def test_policy_playout_obeys_the_tabu_rule_and_scores_like_the_replay(b, tabu, 
 def test_adapt_policy_matches_the_reference(b, tabu, seed):
     n = b.width * b.height
     rng = np.random.default_rng(seed)
-    policy = np.zeros(K.MAX_COLOURS_CODE * n)
+    policy = np.zeros(MAX_COLOURS_CODE * n)
     touched = rng.integers(0, policy.size, size=min(20, policy.size))
     policy[touched] = rng.normal(size=touched.size)
     _, moves = kernel_playout(b, policy, tabu, seed)
@@ -91,9 +94,9 @@ def test_adapt_policy_matches_the_reference(b, tabu, seed):
     s = scratch(n)
     seq = np.array([cell_index(m, b.height) for m in moves] or [0], np.int32)
     adapted = policy.copy()
-    K.adapt_policy(K.to_cells(b.grid), b.width, b.height, adapted, seq, len(moves), tabu, 1.0, s["state"],
-                   s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"],
-                   np.empty(0, np.int64), 0)
+    adapt_policy(to_cells(b.grid), b.width, b.height, adapted, seq, len(moves), tabu, 1.0, s["state"],
+                 s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"],
+                 np.empty(0, np.int64), 0)
     dense = np.zeros_like(policy)
     for code, value in expected.items():
         dense[code] = value
@@ -106,7 +109,7 @@ def test_policy_follows_a_strong_preference():
     n = b.width * b.height
     first = (0, 2)  # the group of 2s (canonical cell: lowest cell of its leftmost column is row 1)
     first = rules.canonical(rules.group_at(b, first))
-    policy = np.zeros(K.MAX_COLOURS_CODE * n)
+    policy = np.zeros(MAX_COLOURS_CODE * n)
     policy[int(b.grid[first]) * n + cell_index(first, b.height)] = 20.0
     picks = [kernel_playout(b, policy, 9, seed)[1][0] for seed in range(20)]
     assert picks == [first] * 20
@@ -116,9 +119,9 @@ def test_nrpa_points_match_the_replay_at_every_level():
     b = random_board(8, 8, 3, seed=5)
     path = np.zeros(64, np.int32)
     for level, penalty in ((1, True), (2, False), (3, True)):
-        cells = K.to_cells(b.grid)
-        points, length, playouts = K.nrpa(cells, 8, 8, level, 10, penalty, 3, NO_LIMIT, 3000, path)
-        outcome = rules.replay(b, [K.index_to_move(i, 8) for i in path[:length]], penalty=penalty)
+        cells = to_cells(b.grid)
+        points, length, playouts = nrpa(cells, 8, 8, level, 10, penalty, 3, NO_LIMIT, 3000, path)
+        outcome = rules.replay(b, [index_to_move(i, 8) for i in path[:length]], penalty=penalty)
         assert outcome.score == points and outcome.game_over
         assert playouts == 3000  # restarted until the playout limit, which is exact
 
@@ -127,14 +130,14 @@ def test_a_resumed_run_goes_on_where_it_stopped():
     # level 3 of 10 x 10 x 10 playouts: 255 playouts stop in the sixth playout of the sixth level-1
     # search of the third level-2 search; 40 more end in the ninth level-1 search of that level-2 search
     b = random_board(8, 8, 3, seed=5)
-    cells, path = K.to_cells(b.grid), np.zeros(64, np.int32)
-    state = K.nrpa_state(64, 3)
-    first, _, used = K.nrpa_run(cells, 8, 8, 3, 10, False, 3, NO_LIMIT, 255, path, -1, *state, False)
+    cells, path = to_cells(b.grid), np.zeros(64, np.int32)
+    state = nrpa_state(64, 3)
+    first, _, used = nrpa_run(cells, 8, 8, 3, 10, False, 3, NO_LIMIT, 255, path, -1, *state, False)
     assert used == 255 and list(state[5][1:]) == [5, 5, 2]
-    points, length, used = K.nrpa_run(cells, 8, 8, 3, 10, False, 4, NO_LIMIT, 40, path, -1, *state, True)
+    points, length, used = nrpa_run(cells, 8, 8, 3, 10, False, 4, NO_LIMIT, 40, path, -1, *state, True)
     assert used == 40 and list(state[5][1:]) == [5, 9, 2]  # a fresh run would be at [0, 4, 0]
     assert points >= first  # the best game the state holds still counts
-    outcome = rules.replay(b, [K.index_to_move(i, 8) for i in path[:length]])
+    outcome = rules.replay(b, [index_to_move(i, 8) for i in path[:length]])
     assert outcome.score == points and outcome.game_over
 
 
@@ -142,9 +145,9 @@ def test_nrpa_adaptation_beats_a_flat_policy():
     # the same number of playouts with adaptation (level 2) against the best of independent playouts
     b = random_board(10, 10, 3, seed=8)
     path = np.zeros(100, np.int32)
-    adapted, _, _ = K.nrpa(K.to_cells(b.grid), 10, 10, 2, 30, False, 1, NO_LIMIT, 900, path)
-    flat = np.zeros(K.MAX_COLOURS_CODE * 100)
-    tabu = K.most_frequent_colour(K.to_cells(b.grid), np.zeros(K.MAX_COLOURS_CODE, np.int64))
+    adapted, _, _ = nrpa(to_cells(b.grid), 10, 10, 2, 30, False, 1, NO_LIMIT, 900, path)
+    flat = np.zeros(MAX_COLOURS_CODE * 100)
+    tabu = most_frequent_colour(to_cells(b.grid), np.zeros(MAX_COLOURS_CODE, np.int64))
     best_flat = max(kernel_playout(b, flat, tabu, seed)[0] for seed in range(900))
     assert adapted > best_flat
 
@@ -161,16 +164,16 @@ def test_nrpa_is_the_default_samegame_method_and_is_verified():
 @given(boards(max_side=6), st.integers(0, 10**6))
 def test_hashed_move_codes_match_the_reference(b, seed):
     n = b.width * b.height
-    keys = np.random.default_rng(seed).integers(1, 2**62, size=n + K.MAX_COLOURS_CODE, dtype=np.int64)
+    keys = np.random.default_rng(seed).integers(1, 2**62, size=n + MAX_COLOURS_CODE, dtype=np.int64)
     mask = (1 << 12) - 1
     s = scratch(n)
-    cells = K.to_cells(b.grid)
-    k = K._allowed_moves(cells, b.width, b.height, -2, s["label"], s["sizes"], s["reps"], s["stack"],
-                         s["moves"], s["msizes"])
+    cells = to_cells(b.grid)
+    k = _allowed_moves(cells, b.width, b.height, -2, s["label"], s["sizes"], s["reps"], s["stack"],
+                       s["moves"], s["msizes"])
     out = np.empty(n, np.int64)
-    K._move_codes(cells, n, k, s["moves"], s["label"], keys, mask, np.empty(n, np.int64), out)
+    _move_codes(cells, n, k, s["moves"], s["label"], keys, mask, np.empty(n, np.int64), out)
     for m in range(k):
-        move = K.index_to_move(s["moves"][m], b.height)
+        move = index_to_move(s["moves"][m], b.height)
         expected = int(keys[n + int(b.grid[move])])
         for cell in rules.group_at(b, move):
             expected ^= int(keys[cell_index(cell, b.height)])
@@ -180,8 +183,8 @@ def test_hashed_move_codes_match_the_reference(b, seed):
 def test_nrpa_with_hashed_codes_replays_to_its_points():
     b = random_board(9, 7, 4, seed=2)
     path = np.zeros(63, np.int32)
-    points, length, playouts = K.nrpa(K.to_cells(b.grid), 9, 7, 2, 20, True, 5, NO_LIMIT, 1000, path, 14)
-    outcome = rules.replay(b, [K.index_to_move(i, 7) for i in path[:length]], penalty=True)
+    points, length, playouts = nrpa(to_cells(b.grid), 9, 7, 2, 20, True, 5, NO_LIMIT, 1000, path, 14)
+    outcome = rules.replay(b, [index_to_move(i, 7) for i in path[:length]], penalty=True)
     assert outcome.score == points and outcome.game_over and playouts == 1000
 
 
@@ -190,13 +193,13 @@ def test_huge_policy_weights_do_not_overflow():
     b = rules.from_text("1122\n1122\n3344")
     n = b.width * b.height
     first = rules.canonical(rules.group_at(b, (0, 2)))
-    policy = np.full(K.MAX_COLOURS_CODE * n, 900.0)
+    policy = np.full(MAX_COLOURS_CODE * n, 900.0)
     policy[int(b.grid[first]) * n + cell_index(first, b.height)] = 920.0
     assert [kernel_playout(b, policy, 9, seed)[1][0] for seed in range(10)] == [first] * 10
     s = scratch(n)
     _, moves = kernel_playout(b, policy, 9, 0)
     seq = np.array([cell_index(m, b.height) for m in moves], np.int32)
-    K.adapt_policy(K.to_cells(b.grid), b.width, b.height, policy, seq, len(moves), 9, 1.0, s["state"],
-                   s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"],
-                   np.empty(0, np.int64), 0)
+    adapt_policy(to_cells(b.grid), b.width, b.height, policy, seq, len(moves), 9, 1.0, s["state"],
+                 s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"],
+                 np.empty(0, np.int64), 0)
     assert np.isfinite(policy).all()

@@ -1,0 +1,222 @@
+"""The anytime beam search: clearing (with exact endgames) or scoring (numba kernels).
+
+One kernel serves both objectives, so Clickomania's clearing beam and
+SameGame's heuristic and Monte-Carlo beams (``--method beam``, ``mcbeam``)
+share the same frontier, deduplication and path bookkeeping.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gridsolver.clickomania.kernels.exact import clear_key, exact_search, tt_seen
+from gridsolver.clickomania.kernels.groups import (
+    CHECK_EVERY,
+    EMPTY,
+    MAX_COLOURS_CODE,
+    colour_summary,
+    find_groups,
+    position_hash,
+    remove_at,
+)
+from gridsolver.clickomania.kernels.playout import playout, terminal_bonus
+from gridsolver.core.clock import monotonic_ns
+
+CLEAR = 0  # objective: fewest cells left (Clickomania)
+SCORE = 1  # objective: most points (SameGame)
+ENDGAME_MAX_AREA = 400  # largest cropped board (cells) a beam position's endgame search runs on
+
+
+@njit(cache=True)
+def _crop(cells, width, height, out):
+    """Copy the occupied bottom-left rectangle of a settled board into ``out``; returns its size."""
+    used = 0
+    top = 0
+    while used < width and cells[used * height] != EMPTY:
+        h = 0
+        while h < height and cells[used * height + h] != EMPTY:
+            h += 1
+        if h > top:
+            top = h
+        used += 1
+    for c in range(used):
+        for h in range(top):
+            out[c * top + h] = cells[c * height + h]
+    return used, top
+
+
+@njit(cache=True)
+def score_key(cells, width, height, points, counts, label, sizes, reps, stack):
+    """Heuristic for SameGame (smaller is better): minus an estimate of the final points.
+
+    Points so far, plus half of what each colour could give in one group
+    ((count-2)^2 each, optimistic) and half of what the current groups give.
+    """
+    colour_summary(cells, counts)
+    potential = 0
+    for k in range(counts.shape[0]):
+        if counts[k] > 2:
+            potential += (counts[k] - 2) * (counts[k] - 2)
+    ng = find_groups(cells, width, height, label, sizes, reps, stack)
+    clusters = 0
+    for g in range(ng):
+        if sizes[g] > 2:
+            clusters += (sizes[g] - 2) * (sizes[g] - 2)
+    return -(points * 4 + potential + clusters * 2) // 4
+
+
+@njit(cache=True)
+def beam_search(start, width, height, zob, beam_width, objective, penalty, deadline_ns, node_limit,
+                best_path, playouts=0, endgame_cells=0, endgame_nodes=0):
+    """Beam search: keep the ``beam_width`` best distinct positions (by hash) after every move.
+
+    ``objective`` CLEAR ranks positions by :func:`clear_key` and looks for the
+    fewest cells left; SCORE ranks them by :func:`score_key`, or with
+    ``playouts`` > 0 by points plus the best of that many tabu-colour playouts
+    (a Monte-Carlo beam; every playout's whole game is also a candidate
+    answer), and looks for the most points. With ``endgame_cells`` > 0, a
+    position with at most that many cells left (CLEAR) gets an
+    :func:`exact_search` of at most ``endgame_nodes`` nodes on its cropped
+    board, and is not expanded when that search finishes. Returns (best cost
+    at a game end: cells left, or minus the points; path length or -1 when no
+    game end was reached; nodes; finished).
+    """
+    n = width * height
+    max_depth = n // 2 + 2
+    max_moves = n // 2 + 1
+    cur = np.empty((beam_width, n), np.int8)
+    nxt = np.empty((beam_width, n), np.int8)
+    cur_points = np.zeros(beam_width, np.int64)
+    nxt_points = np.zeros(beam_width, np.int64)
+    parents = np.empty((max_depth, beam_width), np.int32)
+    moves = np.empty((max_depth, beam_width), np.int32)
+    cap = beam_width * max_moves
+    cand_key = np.empty(cap, np.int64)
+    cand_parent = np.empty(cap, np.int32)
+    cand_move = np.empty(cap, np.int32)
+    cand_hash = np.empty(cap, np.int64)
+    seen = np.zeros(1 << max(4, int(np.ceil(np.log2(beam_width * 4)))), np.int64)
+    child = np.empty(n, np.int8)
+    label = np.empty(n, np.int32)
+    sizes = np.empty(n, np.int32)
+    reps = np.empty(n, np.int32)
+    stack = np.empty(n, np.int32)
+    label2 = np.empty(n, np.int32)
+    sizes2 = np.empty(n, np.int32)
+    reps2 = np.empty(n, np.int32)
+    counts = np.zeros(MAX_COLOURS_CODE, np.int64)
+    roll = np.empty(n, np.int8)
+    rseq = np.empty(n, np.int32)
+    crop = np.empty(n, np.int8)
+    end_path = np.empty(n, np.int32)
+    table = np.zeros(1 << 15 if endgame_cells > 0 else 1, np.int64)
+
+    cur[0, :] = start
+    cur_points[0] = 0
+    size = 1
+    best = np.int64(1) << 40
+    best_len = -1
+    nodes = 0
+    depth = 0
+    while size > 0:
+        nc = 0
+        for b in range(size):
+            s = cur[b]
+            if endgame_cells > 0:
+                left, dead = colour_summary(s, counts)
+                if dead < best and left <= endgame_cells:
+                    cw, ch = _crop(s, width, height, crop)
+                    if cw * ch <= ENDGAME_MAX_AREA:
+                        table[:] = 0
+                        value, length, used, done = exact_search(crop[:cw * ch], cw, ch, zob, table, best,
+                                                                 deadline_ns, endgame_nodes, end_path)
+                        nodes += used
+                        if length >= 0:
+                            best = value
+                            best_len = depth + length
+                            j = b
+                            for level in range(depth, 0, -1):
+                                best_path[level - 1] = moves[level, j]
+                                j = parents[level, j]
+                            for k in range(length):
+                                col = end_path[k] // ch
+                                best_path[depth + k] = col * height + (end_path[k] - col * ch)
+                            if best == 0:
+                                return best, best_len, nodes, 1
+                        if done == 1:
+                            continue  # searched to the end: nothing below it can beat ``best``
+            ng = find_groups(s, width, height, label, sizes, reps, stack)
+            moved = False
+            for g in range(ng):
+                if sizes[g] < 2:
+                    continue
+                moved = True
+                child[:] = s
+                remove_at(child, width, height, reps[g], stack)
+                if objective == CLEAR:
+                    cand_key[nc] = clear_key(child, width, height, label2, sizes2, reps2, stack, counts)
+                elif playouts > 0:
+                    gain = (sizes[g] - 2) * (sizes[g] - 2)
+                    best_rollout = -(np.int64(1) << 40)
+                    for _ in range(playouts):
+                        roll[:] = child
+                        rp, rl = playout(roll, width, height, penalty, rseq, 0, label2, sizes2, reps2, stack,
+                                         counts)
+                        if rp > best_rollout:
+                            best_rollout = rp
+                        if -(cur_points[b] + gain + rp) < best:
+                            # the playout's whole game is the best so far: keep it (anytime answer)
+                            best = -(cur_points[b] + gain + rp)
+                            best_len = depth + 1 + rl
+                            j = b
+                            for level in range(depth, 0, -1):
+                                best_path[level - 1] = moves[level, j]
+                                j = parents[level, j]
+                            best_path[depth] = reps[g]
+                            best_path[depth + 1:depth + 1 + rl] = rseq[:rl]
+                    cand_key[nc] = -(cur_points[b] + gain + best_rollout)
+                else:
+                    gain = (sizes[g] - 2) * (sizes[g] - 2)
+                    cand_key[nc] = score_key(child, width, height, cur_points[b] + gain, counts, label2,
+                                             sizes2, reps2, stack)
+                cand_parent[nc] = b
+                cand_move[nc] = reps[g]
+                cand_hash[nc] = position_hash(child, zob)
+                nc += 1
+                nodes += 1
+                if nodes >= node_limit or (nodes % CHECK_EVERY == 0 and monotonic_ns() >= deadline_ns):
+                    return best, best_len, nodes, 0
+            if not moved:
+                left, dead = colour_summary(s, counts)
+                cost = left if objective == CLEAR else -(cur_points[b] + terminal_bonus(left, penalty))
+                if cost < best:
+                    best = cost
+                    best_len = depth
+                    j = b
+                    for level in range(depth, 0, -1):
+                        best_path[level - 1] = moves[level, j]
+                        j = parents[level, j]
+                    if objective == CLEAR and best == 0:
+                        return best, best_len, nodes, 1
+        if nc == 0:
+            break
+        ranked = np.argsort(cand_key[:nc], kind="mergesort")
+        seen[:] = 0
+        size = 0
+        depth += 1
+        for r in range(nc):
+            i = ranked[r]
+            if tt_seen(seen, cand_hash[i]):
+                continue
+            nxt[size, :] = cur[cand_parent[i]]
+            removed = remove_at(nxt[size], width, height, cand_move[i], stack)
+            nxt_points[size] = cur_points[cand_parent[i]] + (removed - 2) * (removed - 2)
+            parents[depth, size] = cand_parent[i]
+            moves[depth, size] = cand_move[i]
+            size += 1
+            if size == beam_width:
+                break
+        cur, nxt = nxt, cur
+        cur_points, nxt_points = nxt_points, cur_points
+    return best, best_len, nodes, 1

@@ -1,0 +1,142 @@
+"""Nested Monte-Carlo search for SameGame, levels 0 (one playout), 1 and 2 (numba kernels)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gridsolver.clickomania.kernels.groups import EMPTY, MAX_COLOURS_CODE, legal_moves, remove_at
+from gridsolver.clickomania.kernels.playout import playout, terminal_bonus
+from gridsolver.core.clock import monotonic_ns
+
+
+@njit(cache=True)
+def _nested_loop(start, width, height, level, penalty, deadline_ns, best_seq):
+    """One nested Monte-Carlo search of ``level`` 1 or 2 (level 2 calls :func:`_level_one`).
+
+    At every step each move is tried with a search one level lower, the best
+    whole game seen so far is remembered, and its next move is played. When
+    the deadline passes, the rest of the best game is followed without more
+    search, so a complete sequence is always returned: (points, length, playouts).
+    """
+    n = width * height
+    label = np.empty(n, np.int32)
+    sizes = np.empty(n, np.int32)
+    reps = np.empty(n, np.int32)
+    stack = np.empty(n, np.int32)
+    counts = np.zeros(MAX_COLOURS_CODE, np.int64)
+    state = start.copy()
+    moves = np.empty(n, np.int32)
+    msizes = np.empty(n, np.int32)
+    child = np.empty(n, np.int8)
+    trial = np.empty(n, np.int32)
+    best_points = -(1 << 40)
+    best_len = 0
+    played = 0
+    gained = 0
+    playouts = 0
+    while True:
+        k = legal_moves(state, width, height, label, sizes, reps, stack, moves, msizes)
+        if k == 0:
+            break
+        if monotonic_ns() < deadline_ns:
+            for m in range(k):
+                child[:] = state
+                remove_at(child, width, height, moves[m], stack)
+                step = (msizes[m] - 2) * (msizes[m] - 2)
+                if level <= 1:
+                    points, length = playout(child, width, height, penalty, trial, 0,
+                                             label, sizes, reps, stack, counts)
+                    playouts += 1
+                else:
+                    points, length, more = _level_one(child, width, height, penalty, deadline_ns, trial)
+                    playouts += more
+                total = gained + step + points
+                if total > best_points:
+                    best_points = total
+                    best_seq[played] = moves[m]
+                    best_seq[played + 1:played + 1 + length] = trial[:length]
+                    best_len = played + 1 + length
+                if monotonic_ns() >= deadline_ns:
+                    break
+        if played >= best_len:
+            # no whole game recorded yet (out of time at once): play the first move
+            best_seq[played] = moves[0]
+            best_len = played + 1
+        move = best_seq[played]
+        removed = remove_at(state, width, height, move, stack)
+        gained += (removed - 2) * (removed - 2)
+        played += 1
+    left = 0
+    for i in range(n):
+        if state[i] != EMPTY:
+            left += 1
+    return gained + terminal_bonus(left, penalty), played, playouts
+
+
+@njit(cache=True)
+def _level_one(start, width, height, penalty, deadline_ns, best_seq):
+    """Level-1 nested search: the same loop with playouts below (kept apart: no recursion in kernels)."""
+    n = width * height
+    label = np.empty(n, np.int32)
+    sizes = np.empty(n, np.int32)
+    reps = np.empty(n, np.int32)
+    stack = np.empty(n, np.int32)
+    counts = np.zeros(MAX_COLOURS_CODE, np.int64)
+    state = start.copy()
+    moves = np.empty(n, np.int32)
+    msizes = np.empty(n, np.int32)
+    child = np.empty(n, np.int8)
+    trial = np.empty(n, np.int32)
+    best_points = -(1 << 40)
+    best_len = 0
+    played = 0
+    gained = 0
+    playouts = 0
+    while True:
+        k = legal_moves(state, width, height, label, sizes, reps, stack, moves, msizes)
+        if k == 0:
+            break
+        if monotonic_ns() < deadline_ns:
+            for m in range(k):
+                child[:] = state
+                remove_at(child, width, height, moves[m], stack)
+                step = (msizes[m] - 2) * (msizes[m] - 2)
+                points, length = playout(child, width, height, penalty, trial, 0,
+                                         label, sizes, reps, stack, counts)
+                playouts += 1
+                total = gained + step + points
+                if total > best_points:
+                    best_points = total
+                    best_seq[played] = moves[m]
+                    best_seq[played + 1:played + 1 + length] = trial[:length]
+                    best_len = played + 1 + length
+        if played >= best_len:
+            best_seq[played] = moves[0]
+            best_len = played + 1
+        move = best_seq[played]
+        removed = remove_at(state, width, height, move, stack)
+        gained += (removed - 2) * (removed - 2)
+        played += 1
+    left = 0
+    for i in range(n):
+        if state[i] != EMPTY:
+            left += 1
+    return gained + terminal_bonus(left, penalty), played, playouts
+
+
+@njit(cache=True)
+def nmcs(start, width, height, level, penalty, seed, deadline_ns, best_seq):
+    """Nested Monte-Carlo search of ``level`` 0 (one playout), 1 or 2 from ``start``.
+
+    Returns (points, length, playouts); the moves go to ``best_seq``.
+    """
+    np.random.seed(seed)
+    if level <= 0:
+        n = width * height
+        state = start.copy()
+        points, length = playout(state, width, height, penalty, best_seq, 0, np.empty(n, np.int32),
+                                 np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32),
+                                 np.zeros(MAX_COLOURS_CODE, np.int64))
+        return points, length, 1
+    return _nested_loop(start, width, height, level, penalty, deadline_ns, best_seq)

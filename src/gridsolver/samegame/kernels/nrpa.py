@@ -1,0 +1,351 @@
+"""Nested rollout policy adaptation (Rosin 2011) for SameGame (numba kernels).
+
+Policy playouts never take the tabu colour while another move exists; with
+(colour, canonical cell) move codes they choose from the groups kept up to
+date by :mod:`.tracking`. :func:`nrpa_run` unrolls the recursion onto
+per-level arrays (:func:`nrpa_state`), so a stopped run can be resumed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gridsolver.clickomania.kernels.groups import (
+    EMPTY,
+    MAX_COLOURS_CODE,
+    colour_summary,
+    find_groups,
+    groups_to_moves,
+)
+from gridsolver.clickomania.kernels.playout import NO_VALUE, terminal_bonus
+from gridsolver.core.clock import monotonic_ns
+from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups, start_tracking, tracked_moves
+
+NRPA_ALPHA = 1.0
+
+
+@njit(cache=True)
+def most_frequent_colour(cells, counts):
+    """The colour with the most cells (the tabu colour: its groups are kept to merge late)."""
+    colour_summary(cells, counts)
+    tabu = 0
+    for k in range(counts.shape[0]):
+        if counts[k] > counts[tabu]:
+            tabu = k
+    return tabu
+
+
+@njit(cache=True)
+def _allowed_moves(cells, width, height, tabu, label, sizes, reps, stack, out_moves, out_sizes):
+    """The moves a policy chooses among: the legal moves not of the tabu colour, or all when only
+    tabu-colour moves are left. Returns their count (0 at the end of the game)."""
+    ng = find_groups(cells, width, height, label, sizes, reps, stack)
+    k = groups_to_moves(cells, ng, sizes, reps, tabu, out_moves, out_sizes)
+    if k == 0:
+        k = groups_to_moves(cells, ng, sizes, reps, EMPTY, out_moves, out_sizes)
+    return k
+
+
+@njit(cache=True)
+def move_code(cells, move, n):
+    """A move's policy code: (colour, canonical cell) as ``colour * n + cell``."""
+    return cells[move] * n + move
+
+
+@njit(cache=True)
+def _move_codes(state, n, k, moves, label, keys, mask, group_hash, out):
+    """Policy codes of the ``k`` moves: (colour, canonical cell) when ``keys`` is empty, else the
+    group's own cells and colour hashed (xor of per-cell keys and a colour key) into ``mask + 1`` slots.
+
+    ``label`` must be the group labels of ``state`` (from the last :func:`find_groups`).
+    """
+    if keys.shape[0] == 0:
+        for m in range(k):
+            out[m] = move_code(state, moves[m], n)
+        return
+    for m in range(k):
+        group_hash[label[moves[m]]] = 0
+    for i in range(n):
+        if state[i] != EMPTY:
+            group_hash[label[i]] ^= keys[i]
+    for m in range(k):
+        out[m] = (group_hash[label[moves[m]]] ^ keys[n + state[moves[m]]]) & mask
+
+
+@njit(cache=True)
+def _next_moves(state, width, height, tabu, zone, dirty_low, tracking, stamp, label, sizes, reps, stack,
+                tracked, count, found, redo, moves, msizes):
+    """The allowed moves of ``state`` (see :func:`_allowed_moves`); returns (their number, the
+    tracked group count). With ``tracking`` the groups are kept up to date by
+    :func:`refresh_groups` over the dirty ``zone`` (``label`` serves as its stamps); else they are
+    found from scratch."""
+    if tracking:
+        count = refresh_groups(state, width, height, zone[0], zone[1], dirty_low, label, stamp, tracked,
+                               count, found, redo, stack)
+        return tracked_moves(state, tracked, count, tabu, moves, msizes), count
+    return _allowed_moves(state, width, height, tabu, label, sizes, reps, stack, moves, msizes), 0
+
+
+@njit(cache=True)
+def policy_playout(start, width, height, policy, tabu, penalty, seq, state, label, sizes, reps, stack,
+                   moves, msizes, weights, keys, mask, group_hash, mcodes):
+    """A game from ``start`` choosing each allowed move with probability proportional to
+    exp(policy[code]); moves go to ``seq``. Returns (points, length)."""
+    n = width * height
+    state[:] = start
+    points = 0
+    length = 0
+    left = 0
+    for i in range(n):
+        if state[i] != EMPTY:
+            left += 1
+    # (colour, cell) codes need no labels, so the groups are tracked from move to move
+    tracking = keys.shape[0] == 0
+    tracked, found, redo, low, dirty_low, zone = start_tracking(n, width, label)
+    count = 0
+    while True:
+        k, count = _next_moves(state, width, height, tabu, zone, dirty_low, tracking, length + 1, label,
+                               sizes, reps, stack, tracked, count, found, redo, moves, msizes)
+        if k == 0:
+            break
+        _move_codes(state, n, k, moves, label, keys, mask, group_hash, mcodes)
+        top = policy[mcodes[0]]
+        for m in range(1, k):
+            top = max(top, policy[mcodes[m]])
+        total = 0.0
+        for m in range(k):
+            w = np.exp(policy[mcodes[m]] - top)  # shifted by the largest weight: exp never overflows
+            weights[m] = w
+            total += w
+        r = np.random.random() * total
+        pick = k - 1
+        for m in range(k):
+            r -= weights[m]
+            if r <= 0.0:
+                pick = m
+                break
+        seq[length] = moves[pick]
+        length += 1
+        points += (msizes[pick] - 2) * (msizes[pick] - 2)
+        left -= msizes[pick]
+        zone = play_tracked(state, width, height, moves[pick], stack, low, dirty_low)
+    return points + terminal_bonus(left, penalty), length
+
+
+@njit(cache=True)
+def sequence_codes(start, width, height, seq, length, tabu, state, label, sizes, reps, stack, moves, msizes,
+                   step_start, codes, chosen, keys, mask, group_hash, mcodes):
+    """Replay ``seq`` and record, per step, the codes of the allowed moves and of the move played.
+
+    Step t's allowed codes are ``codes[step_start[t]:step_start[t + 1]]``. They
+    depend only on the sequence, so a level can keep them while its best game
+    stays the same and adapt without touching a board.
+    """
+    n = width * height
+    state[:] = start
+    # (colour, cell) codes need no labels, so the groups are tracked from move to move
+    tracking = keys.shape[0] == 0
+    tracked, found, redo, low, dirty_low, zone = start_tracking(n, width, label)
+    count = 0
+    total = 0
+    for step in range(length):
+        step_start[step] = total
+        k, count = _next_moves(state, width, height, tabu, zone, dirty_low, tracking, step + 1, label, sizes,
+                               reps, stack, tracked, count, found, redo, moves, msizes)
+        _move_codes(state, n, k, moves, label, keys, mask, group_hash, mcodes)
+        for m in range(k):
+            codes[total] = mcodes[m]
+            total += 1
+            if moves[m] == seq[step]:
+                chosen[step] = mcodes[m]
+        zone = play_tracked(state, width, height, seq[step], stack, low, dirty_low)
+    step_start[length] = total
+    return total
+
+
+@njit(cache=True)
+def adapt_codes(policy, step_start, codes, chosen, length, alpha, delta):
+    """NRPA's update from recorded codes: every probability is taken under the old policy, so the
+    changes are gathered in ``delta`` first and applied after."""
+    for step in range(length):
+        lo = step_start[step]
+        hi = step_start[step + 1]
+        top = policy[codes[lo]] if hi > lo else 0.0
+        for j in range(lo, hi):
+            top = max(top, policy[codes[j]])
+        z = 0.0
+        for j in range(lo, hi):
+            w = np.exp(policy[codes[j]] - top)
+            delta[j] = w
+            z += w
+        for j in range(lo, hi):
+            delta[j] = -alpha * delta[j] / z
+    for step in range(length):
+        for j in range(step_start[step], step_start[step + 1]):
+            policy[codes[j]] += delta[j]
+        policy[chosen[step]] += alpha
+
+
+@njit(cache=True)
+def adapt_policy(start, width, height, policy, seq, length, tabu, alpha, state, label, sizes, reps, stack,
+                 moves, msizes, keys, mask):
+    """NRPA's update, in place: raise the code of every move of ``seq`` by ``alpha`` and lower each
+    allowed move's code by ``alpha`` times its probability under the old policy."""
+    n = width * height
+    step_start = np.empty(length + 1, np.int64)
+    codes = np.empty(max(1, length * n), np.int64)
+    chosen = np.empty(max(1, length), np.int64)
+    delta = np.empty(codes.shape[0], np.float64)
+    sequence_codes(start, width, height, seq, length, tabu, state, label, sizes, reps, stack, moves, msizes,
+                   step_start, codes, chosen, keys, mask, np.empty(n, np.int64), np.empty(n, np.int64))
+    adapt_codes(policy, step_start, codes, chosen, length, alpha, delta)
+
+
+def nrpa_state(n, level, hash_bits=0, seed=0):
+    """Fresh search state for :func:`nrpa_run` on an ``n``-cell board: (keys, policies, best points,
+    length and moves of each level's best game, iterations done per level). ``keys`` hash a group's
+    cells and colour into 2^hash_bits policy codes (empty: codes are (colour, canonical cell))."""
+    if hash_bits > 0:
+        keys = np.random.default_rng(seed).integers(1, 1 << 62, n + MAX_COLOURS_CODE, dtype=np.int64)
+        codes = 1 << hash_bits
+    else:
+        keys = np.empty(0, np.int64)
+        codes = MAX_COLOURS_CODE * n
+    return (keys, np.zeros((level + 1, codes), np.float64), np.full(level + 1, NO_VALUE, np.int64),
+            np.zeros(level + 1, np.int64), np.zeros((level + 1, n), np.int32), np.zeros(level + 1, np.int64))
+
+
+def nrpa(start, width, height, level, iterations, penalty, seed, deadline_ns, playout_limit, best_seq,
+         hash_bits=0, tabu=-1):
+    """One :func:`nrpa_run` from a fresh state; returns (points, length, playouts)."""
+    state = nrpa_state(width * height, level, hash_bits, seed)
+    return nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns, playout_limit,
+                    best_seq, tabu, *state, False)
+
+
+@njit(cache=True)
+def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns, playout_limit, best_seq,
+             tabu, keys, policies, level_best, level_len, level_seq, level_iter, resume):
+    """Nested rollout policy adaptation (Rosin 2011) from ``start``, restarted until the deadline.
+
+    Level 1 plays ``iterations`` policy playouts, adapting its policy towards
+    the best game after each; level L runs ``iterations`` searches of level
+    L-1, each from a copy of its policy, and adapts towards the best game they
+    return. The recursion is unrolled onto per-level arrays (kernels do not
+    recurse), which are the search's whole state (:func:`nrpa_state`): with
+    ``resume`` the search goes on where a run that stopped left them.
+    Playouts never take the tabu colour (-1: the most frequent one at the
+    start) while another move exists. A move's code is (colour, canonical
+    cell), or with ``keys`` a hash of its colour and all its cells. Returns
+    (points, length, playouts) of the best game seen (on resuming, the best
+    that the state still holds counts); its moves go to ``best_seq``.
+    """
+    np.random.seed(seed)
+    n = width * height
+    mask = policies.shape[1] - 1
+    group_hash = np.empty(n, np.int64)
+    mcodes = np.empty(n, np.int64)
+    # the recorded codes of level 1's best game (recorded again whenever it changes) and a spare set
+    step_start = np.zeros(n + 1, np.int64)
+    seq_codes = np.empty(n * n // 8 + n, np.int64)  # at most (cells left)/2 moves allowed per step
+    chosen = np.empty(n, np.int64)
+    delta = np.empty(seq_codes.shape[0], np.float64)
+    step_start2 = np.empty(n + 1, np.int64)
+    seq_codes2 = np.empty(seq_codes.shape[0], np.int64)
+    chosen2 = np.empty(n, np.int64)
+    label = np.empty(n, np.int32)
+    sizes = np.empty(n, np.int32)
+    reps = np.empty(n, np.int32)
+    stack = np.empty(n, np.int32)
+    moves = np.empty(n, np.int32)
+    msizes = np.empty(n, np.int32)
+    weights = np.empty(n, np.float64)
+    state = np.empty(n, np.int8)
+    seq = np.empty(n, np.int32)
+    counts = np.zeros(MAX_COLOURS_CODE, np.int64)
+    if tabu < 0:
+        tabu = most_frequent_colour(start, counts)
+    best = -(np.int64(1) << 40)
+    best_len = 0
+    playouts = 0
+    out_of_time = False
+    fresh = not resume
+    cur = 1  # a run always stops inside level 1, so that is where a resumed one goes on
+    if resume:
+        for lv in range(1, level + 1):
+            if level_best[lv] > best:
+                best = level_best[lv]
+                best_len = level_len[lv]
+                best_seq[:best_len] = level_seq[lv, :best_len]
+        if level_best[1] > NO_VALUE:
+            sequence_codes(start, width, height, level_seq[1], level_len[1], tabu, state, label, sizes,
+                           reps, stack, moves, msizes, step_start, seq_codes, chosen, keys, mask, group_hash,
+                           mcodes)
+    while not out_of_time:
+        if fresh:
+            policies[level, :] = 0.0
+            level_best[level] = NO_VALUE
+            level_iter[level] = 0
+            cur = _descend(level, policies, level_best, level_iter)
+        fresh = True
+        while True:
+            # here cur == 1: playouts, each followed by an adaptation towards level 1's best game
+            pol = policies[1]
+            while level_iter[1] < iterations:
+                if playouts >= playout_limit or monotonic_ns() >= deadline_ns:
+                    out_of_time = True
+                    break
+                points, length = policy_playout(start, width, height, pol, tabu, penalty, seq, state,
+                                                label, sizes, reps, stack, moves, msizes, weights, keys, mask,
+                                                group_hash, mcodes)
+                playouts += 1
+                if points >= level_best[1]:
+                    level_best[1] = points
+                    level_len[1] = length
+                    level_seq[1, :length] = seq[:length]
+                    sequence_codes(start, width, height, seq, length, tabu, state, label, sizes, reps, stack,
+                                   moves, msizes, step_start, seq_codes, chosen, keys, mask, group_hash,
+                                   mcodes)
+                    if points > best:
+                        best = points
+                        best_len = length
+                        best_seq[:length] = seq[:length]
+                adapt_codes(pol, step_start, seq_codes, chosen, level_len[1], NRPA_ALPHA, delta)
+                level_iter[1] += 1
+            if out_of_time:
+                break
+            # return upwards: fold each finished level's best game into its parent and adapt the
+            # parent's policy, until a level with iterations left (or the top) is reached
+            while cur < level:
+                parent = cur + 1
+                length = level_len[cur]
+                if level_best[cur] >= level_best[parent]:
+                    level_best[parent] = level_best[cur]
+                    level_len[parent] = length
+                    level_seq[parent, :length] = level_seq[cur, :length]
+                sequence_codes(start, width, height, level_seq[parent], level_len[parent], tabu, state,
+                               label, sizes, reps, stack, moves, msizes, step_start2, seq_codes2, chosen2,
+                               keys, mask, group_hash, mcodes)
+                adapt_codes(policies[parent], step_start2, seq_codes2, chosen2, level_len[parent], NRPA_ALPHA,
+                            delta)
+                level_iter[parent] += 1
+                cur = parent
+                if level_iter[cur] < iterations:
+                    break
+            if cur == level and level_iter[cur] >= iterations:
+                break  # the whole search is done: restart it with fresh policies
+            cur = _descend(cur, policies, level_best, level_iter)
+    return best, best_len, playouts
+
+
+@njit(cache=True)
+def _descend(cur, policies, level_best, level_iter):
+    """Enter level ``cur - 1`` ... down to 1, each starting from a copy of its parent's policy."""
+    while cur > 1:
+        child = cur - 1
+        policies[child, :] = policies[cur]
+        level_best[child] = -(np.int64(1) << 40)
+        level_iter[child] = 0
+        cur = child
+    return cur

@@ -1,0 +1,195 @@
+"""The groups of two or more cells, kept up to date through each move's dirty zone (numba kernels).
+
+A move changes cells only in the columns it touched, from the lowest removed
+cell up (all columns from its first on when a column empties), so a group can
+only change if it has a cell in that zone (:func:`dirty_zone`).
+:func:`refresh_groups` keeps every group whose box misses the zone and finds
+the others again; the result is the list :func:`find_groups` would give, in
+the same order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gridsolver.clickomania.kernels.groups import EMPTY, is_single, remove_settle
+
+
+@njit(cache=True)
+def dirty_zone(width, height, first, last, emptied, low, dirty_low):
+    """Where a move (see :func:`remove_settle`) may have changed a group: columns ``lo..hi`` (returned)
+    from height ``dirty_low[c]`` up: every changed cell and every neighbour of one."""
+    lo = max(first - 1, 0)
+    if emptied:  # the columns right of the group moved left
+        for c in range(lo, width):
+            dirty_low[c] = 0
+        return lo, width - 1
+    hi = min(last + 1, width - 1)
+    for c in range(lo, hi + 1):
+        d = height
+        if first <= c <= last:
+            d = low[c] - 1  # the cell under the lowest change is a neighbour
+        if first <= c - 1 <= last:
+            d = min(d, low[c - 1])
+        if first <= c + 1 <= last:
+            d = min(d, low[c + 1])
+        dirty_low[c] = max(d, 0)
+    return lo, hi
+
+
+# a tracked group is one int64, ordered as its canonical cell: cell << 40 | size << 24 | first column
+# << 16 | last column << 8 | top height (boards are at most 64 x 64)
+@njit(cache=True)
+def _group_record(rep, size, first, last, top):
+    return (np.int64(rep) << 40) | (np.int64(size) << 24) | (first << 16) | (last << 8) | top
+
+
+@njit(cache=True)
+def _flood(cells, width, height, start, seen, stamp, stack, found, new):
+    """Mark the group at ``start`` with ``stamp`` and file its record in ``found``, which is kept in
+    order; returns the new count."""
+    # find_groups keeps its own copy of this flood fill: with one shared helper returning the group's
+    # numbers, group finding measured 1.7x slower (1.13 -> 1.93 us on a full 15 x 15 board)
+    colour = cells[start]
+    seen[start] = stamp
+    stack[0] = start
+    top = 1
+    size = 0
+    rep = start
+    first = width
+    last = 0
+    high = 0
+    while top > 0:
+        top -= 1
+        j = stack[top]
+        size += 1
+        rep = min(rep, j)
+        jc = j // height
+        jh = j - jc * height
+        first = min(first, jc)
+        last = max(last, jc)
+        high = max(high, jh)
+        if jh > 0 and cells[j - 1] == colour and seen[j - 1] != stamp:
+            seen[j - 1] = stamp
+            stack[top] = j - 1
+            top += 1
+        if jh + 1 < height and cells[j + 1] == colour and seen[j + 1] != stamp:
+            seen[j + 1] = stamp
+            stack[top] = j + 1
+            top += 1
+        if jc > 0 and cells[j - height] == colour and seen[j - height] != stamp:
+            seen[j - height] = stamp
+            stack[top] = j - height
+            top += 1
+        if jc + 1 < width and cells[j + height] == colour and seen[j + height] != stamp:
+            seen[j + height] = stamp
+            stack[top] = j + height
+            top += 1
+    record = _group_record(rep, size, first, last, high)
+    g = new
+    while g > 0 and found[g - 1] > record:  # groups reaching left of the scan come out of order
+        found[g] = found[g - 1]
+        g -= 1
+    found[g] = record
+    return new + 1
+
+
+@njit(cache=True)
+def refresh_groups(cells, width, height, lo_col, hi_col, dirty_low, seen, stamp, tracked, count, found, redo,
+                   stack):
+    """Bring the list of groups of two or more cells up to date after a move; returns its length.
+
+    ``tracked[:count]`` holds each group's record (:func:`_group_record`) in
+    the order of their canonical cells (the order :func:`find_groups` labels
+    them in). A move changes groups only through the dirty zone
+    (:func:`dirty_zone`; everything, from ``lo_col`` 0 and ``dirty_low`` 0,
+    to start afresh): a group whose box misses it stands; a group whose box
+    meets it is dropped and found again, by a scan of the zone or, when its
+    canonical cell lies outside the zone, from that cell. Flood fills mark
+    cells with ``stamp``, which must be new to ``seen``.
+    """
+    kept = 0
+    redone = 0
+    for g in range(count):
+        record = tracked[g]
+        first = (record >> 16) & 0xFF
+        last = (record >> 8) & 0xFF
+        meets = False
+        if last >= lo_col and first <= hi_col:
+            high = record & 0xFF
+            for c in range(max(first, lo_col), min(last, hi_col) + 1):
+                meets = meets or high >= dirty_low[c]
+        if not meets:
+            tracked[kept] = record
+            kept += 1
+            continue
+        rep = record >> 40
+        if not (lo_col <= first <= hi_col and rep - first * height >= dirty_low[first]):
+            redo[redone] = rep  # outside the zone the cell did not change, but its group may have
+            redone += 1
+    new = 0
+    for c in range(lo_col, hi_col + 1):
+        base = c * height
+        if cells[base] == EMPTY:
+            break
+        for h in range(dirty_low[c], height):
+            i = base + h
+            if cells[i] == EMPTY:
+                break
+            if seen[i] != stamp and not is_single(cells, width, height, i, c, h):
+                new = _flood(cells, width, height, i, seen, stamp, stack, found, new)
+    for r in range(redone):
+        i = redo[r]
+        c = i // height
+        if seen[i] != stamp and not is_single(cells, width, height, i, c, i - c * height):
+            new = _flood(cells, width, height, i, seen, stamp, stack, found, new)
+    # merge the kept and the found groups, from the back so the kept ones are not overwritten
+    a = kept - 1
+    b = new - 1
+    for out in range(kept + new - 1, -1, -1):
+        if b < 0:
+            break
+        if a >= 0 and tracked[a] > found[b]:
+            tracked[out] = tracked[a]
+            a -= 1
+        else:
+            tracked[out] = found[b]
+            b -= 1
+    return kept + new
+
+
+@njit(cache=True)
+def tracked_moves(cells, tracked, count, tabu, out_moves, out_sizes):
+    """The tracked groups not of the ``tabu`` colour, or all of them when only that colour is left,
+    as moves (canonical cells) and sizes; returns how many."""
+    k = 0
+    for g in range(count):
+        rep = tracked[g] >> 40
+        if cells[rep] != tabu:
+            out_moves[k] = rep
+            out_sizes[k] = (tracked[g] >> 24) & 0xFFFF
+            k += 1
+    if k == 0:
+        for g in range(count):
+            out_moves[k] = tracked[g] >> 40
+            out_sizes[k] = (tracked[g] >> 24) & 0xFFFF
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def start_tracking(n, width, label):
+    """Arrays for :func:`refresh_groups` (the tracked and found records, the groups to flood again,
+    each move's lows and dirty zone) and a first zone that is the whole board; ``label`` is
+    cleared to serve as the stamps."""
+    label[:] = 0
+    return (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int32), np.empty(width, np.int32),
+            np.zeros(width, np.int32), (0, width - 1))
+
+
+@njit(cache=True)
+def play_tracked(state, width, height, move, stack, low, dirty_low):
+    """Play ``move`` and return the dirty zone it leaves (:func:`dirty_zone`)."""
+    _, first, last, emptied = remove_settle(state, width, height, move, stack, low)
+    return dirty_zone(width, height, first, last, emptied, low, dirty_low)

@@ -1,0 +1,51 @@
+"""SameGame's kernels against the plain-Python rules: the groups kept up to date through a game, and
+nested Monte-Carlo search's answers."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gridsolver.clickomania import rules
+from gridsolver.clickomania.generate import random_board
+from gridsolver.clickomania.kernels.groups import index_to_move, remove_settle, to_cells
+from gridsolver.samegame.kernels.nmcs import nmcs
+from gridsolver.samegame.kernels.tracking import dirty_zone, refresh_groups, tracked_moves
+
+from ..clickomania.helpers import NO_LIMIT, boards
+
+
+@settings(max_examples=150, deadline=None)
+@given(boards(max_side=12), st.randoms(use_true_random=False))
+def test_tracked_groups_follow_a_game_like_the_reference(b, rnd):
+    # the groups kept up to date through each move's dirty zone are the groups found afresh
+    n = b.width * b.height
+    cells = to_cells(b.grid)
+    seen, redo, stack = np.zeros(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32)
+    tracked, found = np.empty(n, np.int64), np.empty(n, np.int64)
+    low, dirty_low = np.empty(b.width, np.int32), np.zeros(b.width, np.int32)
+    zone, count, stamp = (0, b.width - 1), 0, 0
+    moves, sizes = np.empty(n, np.int32), np.empty(n, np.int32)
+    while True:
+        stamp += 1
+        count = refresh_groups(cells, b.width, b.height, zone[0], zone[1], dirty_low, seen, stamp, tracked,
+                               count, found, redo, stack)
+        k = tracked_moves(cells, tracked, count, -2, moves, sizes)
+        expected = [(rules.canonical(g), len(g)) for g in rules.groups(b) if len(g) >= 2]
+        assert [(index_to_move(moves[m], b.height), int(sizes[m])) for m in range(k)] == expected
+        if not expected:
+            break
+        canonical_cell, _ = rnd.choice(expected)
+        row, col = rnd.choice(rules.group_at(b, canonical_cell))  # any cell of the group, not only its first
+        index = col * b.height + (b.height - 1 - row)
+        _, first, last, emptied = remove_settle(cells, b.width, b.height, index, stack, low)
+        zone = dirty_zone(b.width, b.height, first, last, emptied, low, dirty_low)
+        b = rules.apply(b, (row, col))
+
+
+def test_nmcs_points_match_the_replay():
+    b = random_board(8, 8, 3, seed=5)
+    path = np.zeros(64, np.int32)
+    for level in (0, 1):
+        points, length, _ = nmcs(to_cells(b.grid), 8, 8, level, True, 11, NO_LIMIT, path)
+        outcome = rules.replay(b, [index_to_move(i, 8) for i in path[:length]], penalty=True)
+        assert outcome.score == points and outcome.game_over
