@@ -1,32 +1,32 @@
+
 """The solvers' answers: statuses, proofs, budgets and anytime behaviour."""
 
+from gridsolver import clickomania
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import clearable_board, random_board
-from gridsolver.clickomania.search import solve_clickomania
-from gridsolver.core.budget import Budget
 
 
 def test_board_without_moves_is_proved_at_once():
-    result = solve_clickomania(rules.from_text("12\n21"), Budget(time_s=5))
+    result = clickomania.solve(rules.from_text("12\n21"), time=5)
     assert result.status == "impossible" and result.score == 4 and result.solution == []
 
 
 def test_exhausted_search_proves_the_fewest_cells_left():
     board = rules.from_text("1212\n2121\n1122")
-    result = solve_clickomania(board, Budget(time_s=20))
+    result = clickomania.solve(board, time=20)
     assert result.status == "impossible" and result.details["fewest_proved"]
     assert rules.replay(board, result.solution).cells_left == result.score > 0
 
 
 def test_large_board_under_a_node_budget_still_answers_verified():
     board = random_board(40, 30, 6, seed=2)
-    result = solve_clickomania(board, Budget(time_s=30, nodes=300))
-    assert result.status == "best-found" and result.verified and result.stats.stopped_by == "nodes"
+    result = clickomania.solve(board, time=30, nodes=300)
+    assert result.status == "best-found" and result.verified and result.stopped == "nodes"
     replayed = rules.replay(board, result.solution)
     assert replayed.game_over and replayed.cells_left == result.score
 
 
 def test_large_clearable_board_is_cleared_by_the_beam():
     board = clearable_board(24, 24, 4, seed=1).board  # 576 cells: beam only, no exhaustive phase
-    result = solve_clickomania(board, Budget(time_s=60))
+    result = clickomania.solve(board, time=60)
     assert result.status == "optimal" and result.score == 0

@@ -28,15 +28,18 @@ def test_node_budget():
 
 
 def test_memory_budget_stops_a_growing_search():
-    # the limit is 50 MB above what the process holds now (numba alone can take 150 MB), so the
-    # search must grow by about 50 MB before it stops: not at once, and not never
-    budget = Budget(time_s=None, memory_mb=current_rss_mb() + 50)
+    # the limit is 50 MB above what the process holds now (numba alone can take 150 MB): the search
+    # must stop, not at once, and within a step of crossing the limit. (How many 1 MB steps that
+    # takes depends on how much freed memory the allocator reuses first, so that is not asserted.)
+    limit = current_rss_mb() + 50
+    budget = Budget(time_s=None, memory_mb=limit)
     hoard = []
     with pytest.raises(BudgetExceeded):
         for _ in range(10_000):  # would take 10 GB if nothing stopped it
             hoard.append(np.ones(1 << 17))  # 1 MB each, every page written
             budget.check()
-    assert 40 <= len(hoard) <= 70
+    assert len(hoard) >= 40
+    assert limit < current_rss_mb() <= limit + 4
 
 
 def test_current_and_peak_rss_follow_an_allocation():

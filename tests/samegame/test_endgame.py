@@ -1,3 +1,4 @@
+
 """The exact SameGame endgame kernel against a plain-Python memoised search; the ending polish and
 the choice of tabu colour built on it."""
 
@@ -7,13 +8,13 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gridsolver import samegame
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
 from gridsolver.clickomania.kernels.groups import index_to_move, to_cells, zobrist_table
 from gridsolver.clickomania.kernels.playout import NO_VALUE
-from gridsolver.core.budget import Budget
 from gridsolver.samegame.kernels.endgame import endgame_line, endgame_value
-from gridsolver.samegame.search import plan_tabu, polish_ending, solve_samegame, tabu_candidates
+from gridsolver.samegame.search import plan_tabu, polish_ending, tabu_candidates
 
 from ..clickomania.helpers import NO_LIMIT, boards
 
@@ -144,7 +145,7 @@ def test_tabu_plan_ties_in_rating_keep_the_more_frequent_colour():
 
 def test_solve_samegame_runs_the_planned_colours_and_verifies():
     b = random_board(8, 8, 3, seed=5)
-    result = solve_samegame(b, Budget(time_s=3), workers=2, seed=1)
+    result = samegame.solve(b, time=3, workers=2, seed=1)
     ratings = result.details["tabu_ratings"]
     assert sorted(ratings) == sorted(rules.ALPHABET[c] for c in tabu_candidates(b))
     best_two = sorted(ratings, key=lambda c: -ratings[c])[:2]

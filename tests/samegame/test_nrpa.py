@@ -1,3 +1,4 @@
+
 """NRPA for SameGame: the policy kernels against a plain-Python statement, and the search's answers."""
 
 import math
@@ -6,10 +7,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gridsolver import samegame
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
 from gridsolver.clickomania.kernels.groups import MAX_COLOURS_CODE, index_to_move, seed_kernels, to_cells
-from gridsolver.core.budget import Budget
 from gridsolver.samegame.kernels.nrpa import (
     _allowed_moves,
     _move_codes,
@@ -20,7 +21,6 @@ from gridsolver.samegame.kernels.nrpa import (
     nrpa_state,
     policy_playout,
 )
-from gridsolver.samegame.search import solve_samegame
 
 from ..clickomania.helpers import NO_LIMIT, boards, cell_index
 
@@ -154,7 +154,7 @@ def test_nrpa_adaptation_beats_a_flat_policy():
 
 def test_nrpa_is_the_default_samegame_method_and_is_verified():
     board = random_board(10, 10, 4, seed=6)
-    result = solve_samegame(board, Budget(time_s=2, nodes=500), workers=1, seed=3)
+    result = samegame.solve(board, time=2, nodes=500, workers=1, seed=3)
     assert result.details["method"] == "nrpa" and result.verified
     assert result.stats.nodes <= 500
     assert rules.replay(board, result.solution).score == result.score

@@ -1,8 +1,8 @@
 """Command-line building blocks shared by every game.
 
 The options every command spells the same way (``--time``, ``--memory``,
-``--nodes``, ``--json``, ``--seed``, ``--workers``, ``--cluster``), the loop
-that solves several boards and prints one result each, and the error type
+``--nodes``, ``--json``, ``--seed``, ``--workers``, ``--cluster``), the exit
+codes, and the error type
 that becomes a one-line message with exit code 2.
 
 Game CLI modules import this (click, no numba) at start-up, so keep it light.
@@ -10,15 +10,12 @@ Game CLI modules import this (click, no numba) at start-up, so keep it light.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
 
-from gridsolver.core.boards import BoardText
-from gridsolver.core.budget import DEFAULT_MEMORY_MB, DEFAULT_TIME_S, Budget
-from gridsolver.core.result import SolveResult
+from gridsolver.core.budget import DEFAULT_MEMORY_MB, DEFAULT_TIME_S
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -41,8 +38,7 @@ def budget_options(default_time: float | None = DEFAULT_TIME_S,
                    default_memory: float | None = DEFAULT_MEMORY_MB) -> Callable[[F], F]:
     """Add ``--time``, ``--memory`` and ``--nodes``; the command gets ``budget: Budget``.
 
-    The budget is per board: commands call :meth:`Budget.restart` (or use
-    :func:`solve_each`) before each one.
+    The budget is per board: :meth:`gridsolver.core.game.Game.solve` makes a fresh one for each.
     """
 
     def decorate(fn: F) -> F:
@@ -59,10 +55,6 @@ def budget_options(default_time: float | None = DEFAULT_TIME_S,
     return decorate
 
 
-def make_budget(time_s: float | None, memory_mb: float | None, nodes: int | None) -> Budget:
-    return Budget(time_s=time_s, memory_mb=memory_mb, nodes=nodes)
-
-
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Machine-readable output: one JSON object per line.")
 
@@ -77,30 +69,3 @@ def workers_options(fn: F) -> F:
     fn = click.option("--workers", type=int, default=None, metavar="N",
                       help="Local worker processes (default: all cores).")(fn)
     return fn
-
-
-def emit(result: SolveResult, as_json: bool) -> None:
-    """Print one result: a JSON line, or text for people."""
-    click.echo(result.to_json() if as_json else result.to_text())
-    sys.stdout.flush()
-
-
-def solve_each(
-    boards: Iterable[BoardText],
-    solve_one: Callable[[BoardText], SolveResult],
-    as_json: bool,
-) -> int:
-    """Solve boards one by one, printing each result as soon as it is known.
-
-    Returns the exit code: 2 when any board was unsolvable (bad input for the
-    game's rules), else 0. A proved "impossible" is an answer, not an error.
-    """
-    code = EXIT_OK
-    for k, board in enumerate(boards):
-        result = solve_one(board)
-        if not as_json and k:
-            click.echo("")
-        emit(result, as_json)
-        if result.status == "unsolvable":
-            code = EXIT_BAD_INPUT
-    return code

@@ -51,7 +51,7 @@ EXIT_CODES = {
 }
 
 Decorator = Callable[[Any], Any]
-#: Extra board sources of a game (e.g. clickomania --random): option values -> board texts.
+#: Extra board sources of a game (e.g. clickomania --random): option values and --seed -> board texts.
 BoardSource = Callable[..., list[BoardText]]
 
 SHARED_SOLVE_PARAMS = ("boards", "time_s", "memory_mb", "nodes", "seed", "workers", "cluster", "as_json",
@@ -106,7 +106,7 @@ def _solve_command(game: Game[Any, Any], solve_options: Sequence[Decorator],
 
     def solve(**values: Any) -> None:
         extra = {name: values.pop(name) for name in board_params}
-        texts: list[BoardText] = board_source(**extra) if board_source else []
+        texts: list[BoardText] = board_source(seed=values["seed"], **extra) if board_source else []
         if values["boards"]:
             texts += game.texts(values["boards"])
         if not texts:
@@ -224,14 +224,15 @@ def _print_check(game: Game[Any, Any], label: str, board: Any, solution: Any, op
                  claimed: Result | None, as_json: bool) -> None:
     replayed = game.check(board, solution, **options)
     matches = None if claimed is None else (claimed.score == replayed.score)
+    score_name = game.score_name if claimed is None else claimed.score_name
     if as_json:
         click.echo(json.dumps({"schema": SCHEMA_VERSION, "game": game.name, "input": label, "legal": True,
-                               "score": replayed.score, "score_name": game.score_name,
+                               "score": replayed.score, "score_name": score_name,
                                "complete": replayed.complete, "steps": replayed.steps,
                                "claimed_score": None if claimed is None else claimed.score,
                                "score_matches": matches}, separators=(",", ":")))
     else:
-        line = (f"{label}: legal, {replayed.steps} steps, {game.score_name} {replayed.score}, "
+        line = (f"{label}: legal, {replayed.steps} steps, {score_name} {replayed.score}, "
                 f"objective {'met' if replayed.complete else 'not met'}")
         if claimed is not None:
             line += (", matches the claimed score" if matches

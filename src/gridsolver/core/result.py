@@ -221,30 +221,3 @@ def _jsonable(value: Any) -> Any:
     if hasattr(value, "item"):
         return value.item()
     raise TypeError(f"not JSON serialisable: {type(value).__name__}")
-
-
-# -- transition: the old constructor, used by searches not yet moved to the contract -------------
-_OLD_STATUS = {"unsolvable": "impossible", "no-solution-found": "not-found"}
-
-
-class SearchStats(Stats):
-    """The old stats record: ``stopped_by`` now lives on the :class:`Result` as ``stopped``."""
-
-    def __init__(self, nodes: int = 0, elapsed_s: float = 0.0, peak_memory_mb: float = 0.0,
-                 stopped_by: str | None = None, compile_s: float = 0.0) -> None:
-        super().__init__(nodes, elapsed_s, peak_memory_mb, compile_s)
-        self.stopped_by = stopped_by
-
-
-def SolveResult(game: str, input: str, status: str, solution: Any = None,  # noqa: N802
-                score: float | int | None = None, score_name: str = "score", proof: str = "",
-                verified: bool = False, stats: Stats | None = None,
-                details: dict[str, Any] | None = None) -> Result:
-    """Build a :class:`Result` the old way; ``verified`` is ignored (only a replay sets it)."""
-    del verified
-    stats = stats or Stats()
-    stopped = getattr(stats, "stopped_by", None)
-    plain = Stats(stats.nodes, stats.elapsed_s, stats.peak_memory_mb, stats.compile_s)
-    return Result(game, input, _OLD_STATUS.get(status, status), solution=solution, score=score,
-                  score_name=score_name, proof=proof, stopped=stopped, stats=plain,
-                  details=dict(details or {}))

@@ -1,7 +1,29 @@
-"""gridsolver.samegame: maximise the SameGame score, on Clickomania's rules.
+"""SameGame: maximise the score on Clickomania's boards and moves.
 
-The rules, the board kernels, the beam search and the named board sets
-(``standard-20`` among them) are :mod:`gridsolver.clickomania`'s; this
-package adds the SameGame searches (:mod:`.kernels`), the solver
-(:mod:`.search`) and the ``gridsolver samegame`` commands (:mod:`.cli`).
+The Python API (the command line makes the same calls)::
+
+    from gridsolver import samegame
+    result = samegame.solve(samegame.named("standard-20"), time=5, workers=1, seed=1)
+    print(result.status, result.score, result.verified)   # best-found <points> True
+
+Options of ``solve``: ``penalty`` (subtract (cells left - 2)^2 at the end)
+and ``method`` (``nrpa``, ``mcbeam``, ``beam``, ``nmcs``). The rules, the
+board kernels and the named sets are :mod:`gridsolver.clickomania`'s; this
+package adds the SameGame searches (:mod:`.kernels`, :mod:`.search`).
 """
+
+from gridsolver.clickomania.rules import Board
+from gridsolver.core.game import NamedBoard, Replayed
+from gridsolver.core.result import Result
+from gridsolver.samegame.game import GAME, SameGameGame
+
+named = GAME.named
+read = GAME.read
+load = GAME.load
+format = GAME.format
+solve = GAME.solve
+check = GAME.check
+boards = GAME.named_boards
+
+__all__ = ["GAME", "Board", "NamedBoard", "Replayed", "Result", "SameGameGame", "boards", "check", "format",
+           "load", "named", "read", "solve"]

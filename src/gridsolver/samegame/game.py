@@ -1,0 +1,59 @@
+"""SameGame in the shared contract: Clickomania's boards and moves, scored in points.
+
+Removing a group of n cells scores (n - 2)^2 and clearing the board adds
+1000; with the ``penalty`` option a game that ends with cells left loses
+(cells left - 2)^2. A solution is the list of ``[row, column]`` moves played
+until no group is left. Results are always ``best-found``: nothing here
+proves a score best. No numba here: the searches are imported when a solve starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gridsolver.clickomania import rules
+from gridsolver.clickomania.game import ClickomaniaBoards, moves_of
+from gridsolver.clickomania.rules import Board
+from gridsolver.core.budget import Budget
+from gridsolver.core.errors import InputError
+from gridsolver.core.game import Progress, Replayed
+from gridsolver.core.result import Result
+
+METHODS = ("nrpa", "mcbeam", "beam", "nmcs")
+
+
+class SameGameGame(ClickomaniaBoards):
+    name = "samegame"
+    title = "SameGame: maximise the score."
+    score_name = "points"
+    default_time = 60.0
+    default_workers = None  # every core: the NRPA workers run side by side
+
+    def replay(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Replayed[Board]:
+        moves = moves_of(solution)
+        replayed = rules.replay(board, moves, penalty=bool(options.get("penalty", False)))
+        return Replayed(replayed.final, replayed.score, replayed.game_over, len(moves))
+
+    def check_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = set(options) - {"penalty", "method"}
+        if unknown:
+            raise InputError(f"samegame: unknown option(s) {', '.join(sorted(unknown))} "
+                             "(known: penalty, method)")
+        method = options.get("method", "nrpa")
+        if method not in METHODS:
+            raise InputError(f"--method {method!r}: expected one of {', '.join(METHODS)}")
+        penalty = options.get("penalty", False)
+        if not isinstance(penalty, bool):
+            raise InputError(f"--penalty {penalty!r}: expected True or False")
+        return {"penalty": penalty, "method": method}
+
+    def search(self, board: Board, budget: Budget, *, seed: int, workers: int, cluster: str | None,
+               progress: Progress | None, label: str, options: Mapping[str, Any]) -> Result:
+        from gridsolver.samegame.search import solve_samegame
+
+        return solve_samegame(board, budget, workers=workers, cluster=cluster, seed=seed,
+                              penalty=options["penalty"], method=options["method"], label=label)
+
+
+GAME = SameGameGame()
