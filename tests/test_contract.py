@@ -183,3 +183,11 @@ def test_gridsolver_boards_lists_every_game():
     done = run_cli("boards", "--json")
     games = {json.loads(line)["game"] for line in done.stdout.splitlines()}
     assert done.returncode == 0 and games == set(GAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("board", ["S##", None, 42, [[1, 2]]])
+def test_solve_refuses_what_is_not_a_board_with_an_input_error(name, board):
+    _, _, options = sample(name)
+    with pytest.raises(InputError, match=f"{name}.solve: expected a"):
+        game(name).solve(board, time=1, **options)

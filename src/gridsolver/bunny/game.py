@@ -53,6 +53,7 @@ def challenge_file(name: str) -> str | None:
 
 
 class BunnyGame(Game[Board, str]):
+    board_type = Board
     name = "bunny"
     title = "Hopping Bunny: shortest tile programs that mark every square."
     score_name = "tokens"

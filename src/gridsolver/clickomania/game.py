@@ -56,6 +56,8 @@ def moves_of(solution: Any) -> list[Move]:
 class ClickomaniaBoards(Game[Board, Move]):
     """The boards and moves Clickomania and SameGame share; the objective is the subclass's."""
 
+    board_type = Board
+
     comment = rules.COMMENT
 
     def parse(self, text: BoardText) -> Board:

@@ -82,6 +82,8 @@ class Game(ABC, Generic[BoardT, MoveT]):
     default_memory: ClassVar[float | None] = DEFAULT_MEMORY_MB
     #: worker processes a solve uses by default (None: every core)
     default_workers: ClassVar[int | None] = 1
+    #: the class of this game's boards, so the API can refuse anything else with a clear message
+    board_type: ClassVar[type]
 
     # -- slots: boards ---------------------------------------------------------------------------
     @abstractmethod
@@ -191,6 +193,10 @@ class Game(ABC, Generic[BoardT, MoveT]):
         ``time`` (seconds) and ``memory`` (MB) default to the game's defaults;
         game-specific options (e.g. ``objective`` for pegs) go in ``options``.
         """
+        if not isinstance(board, self.board_type):
+            kind = self.board_type.__name__
+            raise InputError(f"{self.name}.solve: expected a {kind} (from {self.name}.named/read/load), "
+                             f"got {type(board).__name__}")
         budget = make_budget(self.default_time if time is None else time,
                              self.default_memory if memory is None else memory, nodes)
         seed = check_seed(seed)
@@ -205,6 +211,9 @@ class Game(ABC, Generic[BoardT, MoveT]):
 
     def check(self, board: BoardT, solution: Any, **options: Any) -> Replayed[BoardT]:
         """Replay a solution under the rules (InputError naming the first illegal move)."""
+        if not isinstance(board, self.board_type):
+            raise InputError(f"{self.name}.check: expected a {self.board_type.__name__}, got "
+                             f"{type(board).__name__}")
         return self.replay(board, solution, self.check_options(board, options))
 
 

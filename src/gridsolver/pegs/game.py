@@ -66,6 +66,7 @@ SHIPPED = (
 
 
 class PegsGame(Game[Board, Jump]):
+    board_type = Board
     name = "pegs"
     title = "Peg solitaire: classic boards and comesolo squares."
     score_name = "jumps"

@@ -75,6 +75,7 @@ class PlayerOption(str):
 class RatRaceGame(Game[Track, Move]):
     """The rat race: boards are tracks, a solve plays one game of a player (see the module doc)."""
 
+    board_type = Track
     name = "ratrace"
     title = "The Genetic Rat Race: controller, players, tournaments."
     score_name = "points"
