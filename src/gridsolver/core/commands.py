@@ -217,7 +217,7 @@ def _result_records(argument: str) -> list[Result] | None:
             records.append(Result.from_json(line))
         except InputError as exc:
             raise InputError(f"{source}, line {number}: {exc}") from None
-    return [r for r in records if r.solution is not None or r.status != "played"]
+    return records
 
 
 def _print_check(game: Game[Any, Any], label: str, board: Any, solution: Any, options: dict[str, Any],
