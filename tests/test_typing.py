@@ -10,7 +10,7 @@ from gridsolver.games import GAMES
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "gridsolver"
 CORE_PUBLIC = ["__init__.py", "games.py", "core/errors.py", "core/result.py", "core/game.py",
-               "core/boards.py", "core/budget.py"]
+               "core/boards.py", "core/budget.py", "core/table.py"]
 
 
 def public_modules() -> list[str]:

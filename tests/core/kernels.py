@@ -2,15 +2,15 @@
 
 from numba import njit
 
-from gridsolver.core.clock import monotonic_ns
+from gridsolver.core.clock import budget_check
 
 
 @njit(cache=True)
 def spin_until(deadline_ns, node_limit):
+    """Count nodes until the shared budget check says stop; returns (nodes, stop code)."""
     nodes = 0
     while True:
         nodes += 1
-        if nodes >= node_limit:
-            return nodes
-        if nodes % 1024 == 0 and monotonic_ns() >= deadline_ns:
-            return nodes
+        code = budget_check(nodes, node_limit, deadline_ns, 1024)
+        if code != 0:
+            return nodes, code

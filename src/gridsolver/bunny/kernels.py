@@ -13,7 +13,8 @@ Library arrays (``capacity`` entries):
 - ``kind[e]``: 0 primitive (``arg0`` 0=F 1=L 2=R), 1 loop (``arg0`` body,
   ``arg1`` count), 2 sequence (``arg0`` head item, ``arg1`` tail entry),
   3 the empty program; ``tokens[e]`` its token count;
-- ``table``: open addressing over entry ids (-1 empty), ``hashes[e]``.
+- ``table``: open addressing over entry ids (-1 empty), ``hashes[e]``
+  (:func:`gridsolver.core.table_kernels.next_entry`).
 
 This module imports numba; the CLI imports it only inside commands. The
 plain-Python reference of every kernel is :mod:`gridsolver.bunny.reference`.
@@ -24,7 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.core.clock import monotonic_ns
+from gridsolver.core.clock import budget_check
+from gridsolver.core.table_kernels import home_slot, next_entry
 
 KIND_PRIMITIVE, KIND_LOOP, KIND_SEQUENCE, KIND_EMPTY = 0, 1, 2, 3
 
@@ -36,16 +38,8 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 @njit(cache=True)
 def _expired(limits, stats):
-    """``limits`` = (deadline on the monotonic clock in ns, node limit); ``stats[0]`` counts nodes.
-
-    The clock is read once per 1024 nodes (``stats[3]`` holds the next node count to read it at).
-    """
-    if stats[0] >= limits[1]:
-        return True
-    if stats[0] < stats[3]:
-        return False
-    stats[3] = stats[0] + 1024
-    return monotonic_ns() >= limits[0]
+    """``limits`` = (deadline on the monotonic clock in ns, node limit); ``stats[0]`` counts nodes."""
+    return budget_check(stats[0], limits[1], limits[0], 1024) != 0
 
 
 @njit(cache=True)
@@ -61,31 +55,27 @@ def behaviour_hash(f, v):
 
 
 @njit(cache=True)
+def _same_behaviour(lib_f, lib_v, e, f, v):
+    """True when library entry ``e`` has the behaviour (f, v)."""
+    for s in range(f.shape[0]):
+        if lib_f[e, s] != f[s]:
+            return False
+        for w in range(v.shape[1]):
+            if lib_v[e, s, w] != v[s, w]:
+                return False
+    return True
+
+
+@njit(cache=True)
 def insert(buf_f, buf_v, kind, arg0, arg1, tokens, lib_f, lib_v, kinds, arg0s, arg1s, toks,
            hashes, table, counter):
     """Add a behaviour unless an equal one is stored. Returns its new id, -1 (seen) or -2 (full)."""
     h = behaviour_hash(buf_f, buf_v)
-    mask = table.shape[0] - 1
-    slot = np.int64(h & np.uint64(mask))
-    while True:
-        e = table[slot]
-        if e < 0:
-            break
-        if hashes[e] == h:
-            same = True
-            for s in range(buf_f.shape[0]):
-                if lib_f[e, s] != buf_f[s]:
-                    same = False
-                    break
-                for w in range(buf_v.shape[1]):
-                    if lib_v[e, s, w] != buf_v[s, w]:
-                        same = False
-                        break
-                if not same:
-                    break
-            if same:
-                return -1
-        slot = (slot + 1) & mask
+    slot = next_entry(table, hashes, h, home_slot(table, h))
+    while table[slot] >= 0:  # an entry with the same hash: compare it in full
+        if _same_behaviour(lib_f, lib_v, table[slot], buf_f, buf_v):
+            return -1
+        slot = next_entry(table, hashes, h, (slot + 1) & (table.shape[0] - 1))
     n = counter[0]
     if n >= lib_f.shape[0] or 2 * (n + 1) > table.shape[0]:
         return -2

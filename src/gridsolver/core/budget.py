@@ -23,6 +23,11 @@ NO_LIMIT = (1 << 62)  # "unbounded" for int64 kernel arguments
 DEFAULT_TIME_S = 60.0
 DEFAULT_MEMORY_MB = 2048.0
 
+# Why a kernel stopped early: the codes every game's kernels return (see
+# gridsolver.core.clock.budget_check), and the ``Result.stopped`` word of each.
+OUT_OF_TIME, OUT_OF_NODES, OUT_OF_MEMORY = 2, 3, 4
+STOP_REASONS = {OUT_OF_TIME: "time", OUT_OF_NODES: "nodes", OUT_OF_MEMORY: "memory"}
+
 
 class BudgetExceeded(Exception):
     """Raised by plain-Python searches when the budget runs out."""

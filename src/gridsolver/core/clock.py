@@ -1,11 +1,12 @@
-"""A monotonic clock that numba kernels can read, so whole searches honour ``--time``.
+"""A monotonic clock that numba kernels can read, and the one budget check every kernel makes.
 
 numba's nopython mode has no ``time`` module. :func:`monotonic_ns` calls the
 C library's ``clock_gettime(CLOCK_MONOTONIC)`` straight from the generated
 code; unlike a ctypes function pointer, this keeps ``cache=True`` working.
 It reads the same clock as :func:`time.monotonic_ns`, so a deadline made by
 :meth:`gridsolver.core.budget.Budget.deadline_ns` can be compared directly.
-A call costs about 25 ns: kernels check it every few thousand nodes.
+A call costs about 25 ns: kernels check it every few hundred nodes, through
+:func:`budget_check`, so every game stops for the same reasons in the same way.
 
 This module imports numba; import it only from kernel modules.
 """
@@ -16,6 +17,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from gridsolver.core.budget import OUT_OF_NODES, OUT_OF_TIME
 
 _CLOCK_MONOTONIC = 1  # Linux value of CLOCK_MONOTONIC
 
@@ -46,3 +49,19 @@ def _clock_gettime_ns(typingctx):  # pragma: no cover - runs inside numba
 def monotonic_ns() -> int:
     """Nanoseconds on the monotonic clock (same as ``time.monotonic_ns()``)."""
     return _clock_gettime_ns()
+
+
+@njit(cache=True, inline="always")
+def budget_check(nodes: int, node_limit: int, deadline_ns: int, clock_every: int) -> int:
+    """0 while a search may go on; :data:`~gridsolver.core.budget.OUT_OF_NODES` once ``nodes``
+    reached ``node_limit``; :data:`~gridsolver.core.budget.OUT_OF_TIME` once the deadline passed.
+
+    The clock is read only when ``nodes`` is a multiple of ``clock_every`` (a power of two), so
+    the check costs one comparison on most nodes. A kernel whose count grows by more than one
+    at a time should pass 1 and call it less often.
+    """
+    if nodes >= node_limit:
+        return OUT_OF_NODES
+    if (nodes & (clock_every - 1)) == 0 and monotonic_ns() >= deadline_ns:
+        return OUT_OF_TIME
+    return 0

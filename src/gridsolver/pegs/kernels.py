@@ -19,15 +19,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.core.clock import monotonic_ns
+from gridsolver.core.budget import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (re-exported codes)
+from gridsolver.core.clock import budget_check
+from gridsolver.core.table import PROBES
+from gridsolver.core.table_kernels import find_key, find_wide, is_full, store_wide
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
-PROBES = 64
 CHECK_EVERY = 4096
 
-# kernel exit codes
-EXHAUSTED, FOUND, OUT_OF_TIME, OUT_OF_NODES, OUT_OF_MEMORY, TABLE_FULL = 0, 1, 2, 3, 4, 5
+# kernel exit codes (OUT_OF_TIME, OUT_OF_NODES and OUT_OF_MEMORY are core's: 2, 3, 4)
+EXHAUSTED, FOUND, TABLE_FULL = 0, 1, 5
 
 
 @njit(cache=True, inline="always")
@@ -110,49 +112,6 @@ def generate(pos, holes, offsets, out, scratch):
                 n += 1
                 m ^= low
     return n
-
-
-@njit(cache=True)
-def tt_find(tt_hash, tt_keys, h, key):
-    """Slot of ``key`` (>= 0), or -1 - (first empty slot) when absent, or -1 - slots when full."""
-    mask = tt_hash.shape[0] - 1
-    h = h | ONE
-    nw = key.shape[0]
-    slot = np.int64(h & np.uint64(mask))
-    for _ in range(PROBES):
-        stored = tt_hash[slot]
-        if stored == ZERO:
-            return -1 - slot
-        if stored == h:
-            same = True
-            for w in range(nw):
-                if tt_keys[slot, w] != key[w]:
-                    same = False
-                    break
-            if same:
-                return slot
-        slot = (slot + 1) & mask
-    return -1 - tt_hash.shape[0]
-
-
-@njit(cache=True)
-def tt_store(tt_hash, tt_keys, slot, h, key):
-    tt_hash[slot] = h | ONE
-    for w in range(key.shape[0]):
-        tt_keys[slot, w] = key[w]
-
-
-@njit(cache=True)
-def tt_rehash(old_hash, old_keys, new_hash, new_keys):
-    """Copy every entry of one table into a bigger one; returns the entries copied."""
-    moved = 0
-    for i in range(old_hash.shape[0]):
-        if old_hash[i] != ZERO:
-            slot = tt_find(new_hash, new_keys, old_hash[i], old_keys[i])
-            if slot < 0 and -1 - slot < new_hash.shape[0]:
-                tt_store(new_hash, new_keys, -1 - slot, old_hash[i], old_keys[i])
-                moved += 1
-    return moved
 
 
 @njit(cache=True)
@@ -257,13 +216,9 @@ def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, pagoda, pa
             m = moves[depth, nxt[depth]]
             nxt[depth] += 1
             nodes += 1
-            if nodes % CHECK_EVERY == 0:
-                if nodes >= node_limit:
-                    code = OUT_OF_NODES
-                    break
-                if monotonic_ns() >= deadline_ns:
-                    code = OUT_OF_TIME
-                    break
+            code = budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY)
+            if code != EXHAUSTED:
+                break
             a = m // dcount
             o = offsets[m % dcount]
             b = a + o
@@ -299,7 +254,7 @@ def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, pagoda, pa
                 if weight[child] < pagoda_floor:
                     continue
             s = smallest_image(images[child], nsym)
-            if tt_find(tt_hash, tt_keys, hashes[child, s], images[child, s]) >= 0:
+            if find_wide(tt_hash, tt_keys, hashes[child, s], images[child, s], PROBES) >= 0:
                 continue
             n = generate(images[child, 0], holes, offsets, codes, scratch)
             if n == 0:
@@ -313,9 +268,9 @@ def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, pagoda, pa
             if depth == 0:
                 break
             s = smallest_image(images[depth], nsym)
-            slot = tt_find(tt_hash, tt_keys, hashes[depth, s], images[depth, s])
-            if slot < 0 and -1 - slot < tt_hash.shape[0]:
-                tt_store(tt_hash, tt_keys, -1 - slot, hashes[depth, s], images[depth, s])
+            slot = find_wide(tt_hash, tt_keys, hashes[depth, s], images[depth, s], PROBES)
+            if slot < 0 and not is_full(slot, tt_hash.shape[0]):
+                store_wide(tt_hash, tt_keys, -1 - slot, hashes[depth, s], images[depth, s])
                 entries += 1
                 if entries == grow_at:
                     code = TABLE_FULL
@@ -354,7 +309,6 @@ def published(start, holes, offsets, zobrist, pool_size, record_size, seen_slots
     record_parent = np.zeros(record_size, dtype=np.int64)
     record_move = np.zeros(record_size, dtype=np.int32)
     seen = np.zeros(seen_slots, dtype=np.uint64)
-    seen_mask = np.uint64(seen_slots - 1)
     codes = np.zeros(nw * 64 * dcount, dtype=np.int32)
     scratch = np.zeros((3, nw), dtype=np.uint64)
     child = np.zeros(nw, dtype=np.uint64)
@@ -401,15 +355,10 @@ def published(start, holes, offsets, zobrist, pool_size, record_size, seen_slots
         stop = False
         for i in range(n):
             nodes += 1
-            if nodes % CHECK_EVERY == 0:
-                if nodes >= node_limit:
-                    code = OUT_OF_NODES
-                    stop = True
-                    break
-                if monotonic_ns() >= deadline_ns:
-                    code = OUT_OF_TIME
-                    stop = True
-                    break
+            code = budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY)
+            if code != EXHAUSTED:
+                stop = True
+                break
             m = codes[i]
             a = m // dcount
             o = offsets[m % dcount]
@@ -419,24 +368,14 @@ def published(start, holes, offsets, zobrist, pool_size, record_size, seen_slots
             flip_bit(child, a + 2 * o)
             ch = h ^ zobrist[a] ^ zobrist[a + o] ^ zobrist[a + 2 * o]
             key = ch | ONE
-            j = ch & seen_mask
-            known = False
-            probes = 0
-            while seen[j] != ZERO:
-                if seen[j] == key:
-                    known = True
-                    break
-                j = (j + ONE) & seen_mask
-                probes += 1
-                if probes > PROBES:
-                    break
-            if known:
+            j = find_key(seen, key, ch, PROBES + 1)
+            if j >= 0:
                 continue
-            if seen[j] != ZERO or records >= record_size or (free < 0 and fresh >= pool_size):
+            if is_full(j, seen_slots) or records >= record_size or (free < 0 and fresh >= pool_size):
                 code = OUT_OF_MEMORY
                 stop = True
                 break
-            seen[j] = key
+            seen[-1 - j] = key
             record_parent[records] = rec
             record_move[records] = m
             if score > best:
@@ -517,13 +456,9 @@ def fewest_moves(start, holes, offsets, must_move, target, free_survivor, limit,
             m = moves[depth, nxt[depth]]
             nxt[depth] += 1
             nodes += 1
-            if nodes % CHECK_EVERY == 0:
-                if nodes >= node_limit:
-                    code = OUT_OF_NODES
-                    break
-                if monotonic_ns() >= deadline_ns:
-                    code = OUT_OF_TIME
-                    break
+            code = budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY)
+            if code != EXHAUSTED:
+                break
             a = m // dcount
             o = offsets[m % dcount]
             child = depth + 1
@@ -557,7 +492,7 @@ def fewest_moves(start, holes, offsets, must_move, target, free_survivor, limit,
             key[:nw] = pos[child]
             key[nw] = np.uint64(last[child])
             h = position_hash(key)
-            slot = tt_find(tt_hash, tt_keys, h, key)
+            slot = find_wide(tt_hash, tt_keys, h, key, PROBES)
             if slot >= 0 and tt_budget[slot] >= remaining:
                 continue
             n = generate(pos[child], holes, offsets, codes, scratch)
@@ -572,12 +507,12 @@ def fewest_moves(start, holes, offsets, must_move, target, free_survivor, limit,
             key[nw] = np.uint64(last[depth])
             h = position_hash(key)
             remaining = limit - used[depth]
-            slot = tt_find(tt_hash, tt_keys, h, key)
+            slot = find_wide(tt_hash, tt_keys, h, key, PROBES)
             if slot >= 0:
                 if tt_budget[slot] < remaining:
                     tt_budget[slot] = remaining
-            elif -1 - slot < tt_hash.shape[0]:
-                tt_store(tt_hash, tt_keys, -1 - slot, h, key)
+            elif not is_full(slot, tt_hash.shape[0]):
+                store_wide(tt_hash, tt_keys, -1 - slot, h, key)
                 tt_budget[-1 - slot] = remaining
             depth -= 1
     stats[0] += nodes
@@ -768,12 +703,11 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
                 cand_move[ncand] = m
                 cand_hash[ncand] = cur_hash[i] ^ zobrist[a] ^ zobrist[a + o] ^ zobrist[a + 2 * o]
                 ncand += 1
-            if nodes >= node_limit:
-                code = OUT_OF_NODES
-                break
-            if (i & 15) == 0 and monotonic_ns() >= deadline_ns:
-                code = OUT_OF_TIME
-                break
+            # nodes count candidates, so a multiple of CHECK_EVERY may be skipped: check every 16 parents
+            if (i & 15) == 0 or nodes >= node_limit:
+                code = budget_check(nodes, node_limit, deadline_ns, 1)
+                if code != EXHAUSTED:
+                    break
         if code != EXHAUSTED or ncand == 0:
             break
         order = np.argsort(cand_key[:ncand])
@@ -782,16 +716,10 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
         for r in range(ncand):
             c = order[r]
             key = cand_hash[c] | ONE
-            j = key & np.uint64(seen_size - 1)
-            dup = False
-            while seen[j] != ZERO:
-                if seen[j] == key:
-                    dup = True
-                    break
-                j = (j + ONE) & np.uint64(seen_size - 1)
-            if dup:
+            j = find_key(seen, key, key, seen_size)  # never full: 4 slots per kept candidate
+            if j >= 0:
                 continue
-            seen[j] = key
+            seen[-1 - j] = key
             p = cand_parent[c]
             m = cand_move[c]
             a = m // dcount

@@ -30,15 +30,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.core.clock import monotonic_ns
+from gridsolver.core.budget import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (re-exported codes)
+from gridsolver.core.clock import budget_check
+from gridsolver.core.table_kernels import find_key
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 CHECK_EVERY = 4096
 MAX_LOAD = 0.6  # a layer stops (out of memory) beyond this hash-set load
 
-# kernel exit codes (as in kernels.py)
-EXHAUSTED, FOUND, OUT_OF_TIME, OUT_OF_NODES, OUT_OF_MEMORY = 0, 1, 2, 3, 4
+# kernel exit codes (as in kernels.py; OUT_OF_TIME, OUT_OF_NODES and OUT_OF_MEMORY are core's)
+EXHAUSTED, FOUND = 0, 1
 
 
 @njit(cache=True, inline="always")
@@ -65,12 +67,10 @@ def canonical(p, images):
 
 @njit(cache=True)
 def set_slot(keys, p):
-    """Slot holding ``p``, or the empty slot where it would go (linear probing; never full)."""
-    mask = np.uint64(keys.shape[0] - 1)
-    slot = np.int64(mix(p) & mask)
-    while keys[slot] != ZERO and keys[slot] != p:
-        slot = (slot + 1) & np.int64(mask)
-    return slot
+    """Slot holding ``p``, or the empty slot where it would go (never full: sides stay at most
+    ``MAX_LOAD`` full)."""
+    found = find_key(keys, p, mix(p), keys.shape[0])
+    return found if found >= 0 else -1 - found
 
 
 @njit(cache=True)
@@ -145,13 +145,10 @@ def expand(order, lo, hi, adj_start, adj_over, adj_to, images, reverse, keys, le
                     continue
                 child = q ^ ((ONE << np.uint64(a)) | (ONE << np.uint64(b)) | (ONE << np.uint64(c)))
                 nodes += 1
-                if nodes % CHECK_EVERY == 0:
-                    if stats[0] + nodes >= node_limit:
-                        stats[0] += nodes
-                        return OUT_OF_NODES
-                    if monotonic_ns() >= deadline_ns:
-                        stats[0] += nodes
-                        return OUT_OF_TIME
+                code = budget_check(stats[0] + nodes, node_limit, deadline_ns, CHECK_EVERY)
+                if code != EXHAUSTED:
+                    stats[0] += nodes
+                    return code
                 sp += 1
                 stack_pos[sp] = child
                 stack_bit[sp] = c

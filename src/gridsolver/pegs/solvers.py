@@ -32,9 +32,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gridsolver.core.budget import Budget, peak_rss_mb
+from gridsolver.core.budget import STOP_REASONS, Budget, peak_rss_mb
 from gridsolver.core.errors import InputError
 from gridsolver.core.result import Result, Stats
+from gridsolver.core.table import GrowingTable
 from gridsolver.pegs import moves as moves_module
 from gridsolver.pegs import rules
 from gridsolver.pegs.geometry import PositionClasses, fixing, symmetries
@@ -137,36 +138,7 @@ def centroid(board: Board) -> tuple[float, float]:
     return (sum(r for r, _ in cells) / len(cells), sum(c for _, c in cells) / len(cells))
 
 
-class GrowingTable:
-    """A transposition table that starts small and doubles up to the memory budget.
-
-    A big table costs page faults to touch, so small searches get small
-    tables; :func:`gridsolver.pegs.kernels.dfs` stops when its table is
-    70% full and :meth:`grow` rehashes into a table twice the size.
-    """
-
-    def __init__(self, budget: Budget, words: int, first_slots: int = 1 << 15) -> None:
-        self.max_slots = budget.table_slots(8 * (words + 1), share=0.5, maximum=1 << 28)
-        slots = min(first_slots, self.max_slots)
-        self.hash = np.zeros(slots, dtype=np.uint64)
-        self.keys = np.zeros((slots, words), dtype=np.uint64)
-
-    @property
-    def grow_at(self) -> int:
-        """Entries at which the kernel should stop for a bigger table (0: never, it is full size)."""
-        return 0 if len(self.hash) >= self.max_slots else int(len(self.hash) * 0.7)
-
-    def grow(self) -> None:
-        from gridsolver.pegs import kernels
-
-        slots = len(self.hash) * 2
-        new_hash = np.zeros(slots, dtype=np.uint64)
-        new_keys = np.zeros((slots, self.keys.shape[1]), dtype=np.uint64)
-        kernels.tt_rehash(self.hash, self.keys, new_hash, new_keys)
-        self.hash, self.keys = new_hash, new_keys
-
-
-STOPPED = {2: "time", 3: "nodes", 4: "memory"}
+STOPPED = STOP_REASONS
 
 
 def search(board: Board, budget: Budget, *, label: str = "board", objective: str = "jumps",

@@ -25,7 +25,8 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from gridsolver.core.clock import monotonic_ns
+from gridsolver.core.budget import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (status codes)
+from gridsolver.core.clock import budget_check
 
 LIFESPAN = 100
 GOAL_POINTS_FITNESS = 50
@@ -37,13 +38,11 @@ DEAD = -1
 GOAL = -2
 
 # Game status codes (the fourth value of a game's stats).
+# OUT_OF_TIME, OUT_OF_NODES (the rat-move limit, --nodes) and OUT_OF_MEMORY are core's.
 RUNNING = 0
 FINISHED = 1  # all turns played
-EXTINCT = 2  # fewer than 2 rats alive
-ILLEGAL = 3  # the player returned an illegal move
-OUT_OF_TIME = 4
-OUT_OF_MEMORY = 5
-OUT_OF_NODES = 6  # the rat-move limit (--nodes) was reached
+EXTINCT = 5  # fewer than 2 rats alive
+ILLEGAL = 6  # the player returned an illegal move
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MUL1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -233,11 +232,9 @@ def play_numba(player, trans, views, width, start_cells, cells, ages, goals, gen
         n += NEWBORNS
         peak = max(peak, n)
         if turn < turns:
-            if rat_moves >= max_moves:
-                status = OUT_OF_NODES
-                break
-            if monotonic_ns() >= deadline_ns:
-                status = OUT_OF_TIME
+            stop = budget_check(rat_moves, max_moves, deadline_ns, 1)  # once per turn
+            if stop:
+                status = stop
                 break
     return (points, turn, n, rat_moves, status, peak, -1, 0.0, 0.0,
             cells, ages, goals, genomes)

@@ -21,7 +21,7 @@ from gridsolver.clickomania.kernels.groups import (
     remove_at,
 )
 from gridsolver.clickomania.kernels.playout import playout, terminal_bonus
-from gridsolver.core.clock import monotonic_ns
+from gridsolver.core.clock import budget_check
 
 CLEAR = 0  # objective: fewest cells left (Clickomania)
 SCORE = 1  # objective: most points (SameGame)
@@ -185,7 +185,7 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
                 cand_hash[nc] = position_hash(child, zob)
                 nc += 1
                 nodes += 1
-                if nodes >= node_limit or (nodes % CHECK_EVERY == 0 and monotonic_ns() >= deadline_ns):
+                if budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY):
                     return best, best_len, nodes, 0
             if not moved:
                 left, dead = colour_summary(s, counts)

@@ -15,11 +15,11 @@ from gridsolver.clickomania.kernels.groups import (
     MAX_COLOURS_CODE,
     colour_summary,
     find_groups,
-    memo_slot,
     position_hash,
     remove_at,
 )
-from gridsolver.core.clock import monotonic_ns
+from gridsolver.core.clock import budget_check
+from gridsolver.core.table_kernels import find_key, is_full
 
 DEAD_WEIGHT = 1 << 20  # a dead colour (one cell left) outweighs any group count
 
@@ -47,10 +47,10 @@ def clear_key(cells, width, height, label, sizes, reps, stack, counts):
 def tt_seen(table, key):
     """True if ``key`` is in the table, else insert it (unless its neighbourhood is full: that loses
     pruning, never soundness)."""
-    slot = memo_slot(table, key, 32)
+    slot = find_key(table, key, key, 32)
     if slot >= 0:
         return True
-    if slot > -table.shape[0] - 1:
+    if not is_full(slot, table.shape[0]):
         table[-slot - 1] = key
     return False
 
@@ -106,7 +106,7 @@ def exact_search(start, width, height, zob, table, best_init, deadline_ns, node_
         if enter:
             enter = False
             nodes += 1
-            if nodes >= node_limit or (nodes % CHECK_EVERY == 0 and monotonic_ns() >= deadline_ns):
+            if budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY):
                 return best, best_len, nodes, 0
             s = states[d]
             left, bound = colour_summary(s, counts)

@@ -211,22 +211,6 @@ def position_hash(cells, zob):
     return h
 
 
-@njit(cache=True)
-def memo_slot(keys, key, probes=64):
-    """Where ``key`` is in an open-addressing table (linear probing, at most ``probes`` slots): its
-    slot, or ``-(free slot) - 1`` when absent, or ``-(table size) - 1`` when its neighbourhood is full."""
-    mask = keys.shape[0] - 1
-    slot = key & mask
-    for _ in range(probes):
-        k = keys[slot]
-        if k == key:
-            return slot
-        if k == 0:
-            return -slot - 1
-        slot = (slot + 1) & mask
-    return -keys.shape[0] - 1
-
-
 # -- counts and move lists ------------------------------------------------------------------
 @njit(cache=True)
 def colour_summary(cells, counts):

@@ -1,7 +1,7 @@
 """Exact SameGame endgames: the most points still to come and the line that scores them (numba kernels).
 
 A memoised exhaustive search over one open-addressing table of Zobrist keys
-(:func:`gridsolver.clickomania.kernels.groups.memo_slot`), which every call on
+(:func:`gridsolver.core.table_kernels.find_key`), which every call on
 the same board shares.
 """
 
@@ -14,12 +14,13 @@ from gridsolver.clickomania.kernels.groups import (
     CHECK_EVERY,
     EMPTY,
     legal_moves,
-    memo_slot,
     position_hash,
     remove_at,
 )
 from gridsolver.clickomania.kernels.playout import NO_VALUE, terminal_bonus
-from gridsolver.core.clock import monotonic_ns
+from gridsolver.core.clock import budget_check
+from gridsolver.core.table import PROBES
+from gridsolver.core.table_kernels import find_key, is_full
 
 
 @njit(cache=True)
@@ -54,7 +55,8 @@ def endgame_value(start, width, height, zob, keys, values, best_moves, penalty, 
     stack = np.empty(n, np.int32)
     msizes = np.empty(n, np.int32)
     child = np.empty(n, np.int8)
-    slot = memo_slot(keys, position_hash(start, zob))
+    key = position_hash(start, zob)
+    slot = find_key(keys, key, key, PROBES)
     if slot >= 0:
         return values[slot], 0, 1
     nodes = 0
@@ -67,7 +69,7 @@ def endgame_value(start, width, height, zob, keys, values, best_moves, penalty, 
         if enter:
             enter = False
             nodes += 1
-            if nodes >= node_limit or (nodes % CHECK_EVERY == 0 and monotonic_ns() >= deadline_ns):
+            if budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY):
                 return NO_VALUE, nodes, 0
             k = legal_moves(states[d], width, height, label, sizes, reps, stack, moves[d], msizes)
             nmoves[d] = k
@@ -81,7 +83,7 @@ def endgame_value(start, width, height, zob, keys, values, best_moves, penalty, 
             removed = remove_at(child, width, height, move, stack)
             points = (removed - 2) * (removed - 2)
             key = position_hash(child, zob)
-            slot = memo_slot(keys, key)
+            slot = find_key(keys, key, key, PROBES)
             if slot >= 0:  # already solved: no need to go down
                 if points + values[slot] > best[d]:
                     best[d] = points + values[slot]
@@ -95,8 +97,8 @@ def endgame_value(start, width, height, zob, keys, values, best_moves, penalty, 
             enter = True
             continue
         # every move of depth d is searched: store its value and hand it to the parent
-        slot = memo_slot(keys, hashes[d])
-        if slot == -keys.shape[0] - 1:
+        slot = find_key(keys, hashes[d], hashes[d], PROBES)
+        if is_full(slot, keys.shape[0]):
             return NO_VALUE, nodes, 0
         if slot < 0:
             slot = -slot - 1
@@ -121,7 +123,8 @@ def endgame_line(start, width, height, zob, keys, values, best_moves, out):
     stack = np.empty(n, np.int32)
     length = 0
     while True:
-        slot = memo_slot(keys, position_hash(state, zob))
+        key = position_hash(state, zob)
+        slot = find_key(keys, key, key, PROBES)
         if slot < 0:
             return -1
         move = best_moves[slot]

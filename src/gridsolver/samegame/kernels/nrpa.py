@@ -19,7 +19,7 @@ from gridsolver.clickomania.kernels.groups import (
     groups_to_moves,
 )
 from gridsolver.clickomania.kernels.playout import NO_VALUE, terminal_bonus
-from gridsolver.core.clock import monotonic_ns
+from gridsolver.core.clock import budget_check
 from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups, start_tracking, tracked_moves
 
 NRPA_ALPHA = 1.0
@@ -293,7 +293,8 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
             # here cur == 1: playouts, each followed by an adaptation towards level 1's best game
             pol = policies[1]
             while level_iter[1] < iterations:
-                if playouts >= playout_limit or monotonic_ns() >= deadline_ns:
+                # a playout costs far more than a clock read: check before every one
+                if budget_check(playouts, playout_limit, deadline_ns, 1):
                     out_of_time = True
                     break
                 points, length = policy_playout(start, width, height, pol, tabu, penalty, seq, state,
