@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from gridsolver.clickomania import rules
-from gridsolver.core.boards import split_boards
-from gridsolver.core.budget import Budget
-from gridsolver.samegame.search import solve_samegame
+from gridsolver import samegame as game
 from runner import Table
 
 WORKERS = 2
@@ -19,19 +16,19 @@ SEED = 0
 
 
 def samegame(quick: bool) -> Table:
-    boards = [rules.parse(b) for b in split_boards(rules.named("standard-20"), "standard-20", rules.COMMENT)]
+    boards = game.load("standard-20")
     per_position = 3.0 if quick else 60.0
     if quick:
         boards = boards[:5]
     # start the worker pool and load the compiled kernels in it before timing
-    solve_samegame(boards[0], Budget(time_s=2), workers=WORKERS)
+    game.solve(boards[0], time=2, workers=WORKERS)
     scores = []
     cleared = 0
     method = ""
     for board in boards:
-        budget = Budget(time_s=per_position, memory_mb=4096)
-        result = solve_samegame(board, budget, workers=WORKERS, seed=SEED)
-        assert result.verified
+        # the public solve replays every game under the rules before it sets verified
+        result = game.solve(board, time=per_position, memory=4096, workers=WORKERS, seed=SEED)
+        assert result.verified, result.details
         scores.append(int(result.score))
         print(f"position {len(scores)}: {result.score} ({result.details['found_by']}; tabu colours "
               f"{result.details.get('tabu_colours')}, ratings {result.details.get('tabu_ratings')})",
