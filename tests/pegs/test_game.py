@@ -139,7 +139,7 @@ def test_the_jumps_option_plays_the_board_under_another_rule():
     assert result.status == "optimal" and result.verified and result.solution == ["(0,0)->(2,2)"]
     assert result.options["jumps"] == "diagonal" and pegs.read(result.board) == board
     assert verify(GAME, board, result)
-    with pytest.raises(InputError, match="not a orthogonal jump"):
+    with pytest.raises(InputError, match="not an orthogonal jump"):
         pegs.check(board, result.solution)
 
 

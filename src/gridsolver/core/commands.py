@@ -9,7 +9,10 @@
 - ``check BOARD SOLUTION``: replay a solution (in the game's notation, or a
   file of ``solve --json`` lines) under the rules;
 - ``boards``: the shipped boards and sets;
-- ``format BOARD``: the board as the game writes it (every rule included).
+- ``format BOARD``: the board as the game writes it (every rule included);
+- ``show INPUT [SOLUTION]``: the replay of a solution as one self-contained
+  HTML page (``-o``), an SVG picture of one step (``--svg``) or frames in the
+  terminal (``--steps``); INPUT is a file of ``solve --json`` lines or a board.
 
 A game's ``cli.py`` is a few lines: its options, then any commands of its own
 added to the group. Exit codes are the same for every game (see
@@ -96,6 +99,7 @@ def game_group(game: Game[Any, Any], help_text: str, *, solve_options: Sequence[
     group.add_command(_check_command(game))
     group.add_command(_boards_command(game))
     group.add_command(_format_command(game))
+    group.add_command(_show_command(game, solve_options))
     return group
 
 
@@ -273,3 +277,124 @@ def _format_command(game: Game[Any, Any]) -> click.Command:
         click.echo("\n\n".join(game.format(b) for b in parsed))
 
     return format_
+
+
+# -- show --------------------------------------------------------------------------------------
+def _show_command(game: Game[Any, Any], solve_options: Sequence[Decorator]) -> click.Command:
+    option_names: list[str] = []
+
+    def show(**values: Any) -> None:
+        options = {name: values.pop(name) for name in option_names}
+        options = {k: v for k, v in options.items() if v is not None and v is not False}
+        run_show(game, values, options)
+
+    command = show
+    for option in reversed(list(solve_options)):
+        before = set(_param_names(command))
+        command = option(command)
+        option_names.extend(set(_param_names(command)) - before)
+    command = json_option(command)
+    command = click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
+                           help="Which result of a file of several (1 = the first).")(command)
+    command = click.option("--steps", is_flag=True,
+                           help="Print the replay frame by frame (colours unless piped).")(command)
+    command = click.option("--frame", default="end", show_default=True, metavar="start|end|N",
+                           help="The step --svg draws: start, end or a step number.")(command)
+    command = click.option("--svg", "svg_path", metavar="FILE",
+                           help="Write one step (--frame) as an SVG picture.")(command)
+    command = click.option("-o", "--output", metavar="FILE",
+                           help="Write the HTML replay here (default: GAME-LABEL.html; "
+                                "written unless only --svg or --steps is asked for).")(command)
+    command = click.argument("solution", required=False, metavar="[SOLUTION]")(command)
+    command = click.argument("source", metavar="INPUT")(command)
+    doc = ("Replay a solution step by step: an HTML page (one self-contained file that opens offline), "
+           "an SVG picture of one step, or frames in the terminal.\n\n"
+           f"INPUT is a file of `gridsolver {game.name} solve --json` lines (--index picks one), or a "
+           "board (a file, '-' or a shipped name) followed by SOLUTION in the game's notation. "
+           "A solution that breaks the rules is refused with its first illegal step named.")
+    return click.command("show", help=doc)(command)
+
+
+def run_show(game: Game[Any, Any], values: dict[str, Any], options: dict[str, Any]) -> None:
+    """Build the film of one solution and write the views asked for."""
+    import re
+
+    from gridsolver.core.film import svg, terminal_frames
+    from gridsolver.core.page import MAX_PAGE_BYTES, page_html
+
+    label, board, solution, options = _show_input(game, values["source"], values["solution"],
+                                                  values["index"], options)
+    film = game.film(board, solution, game.check_options(board, options))
+    written: dict[str, Any] = {"schema": SCHEMA_VERSION, "game": game.name, "input": label,
+                               "steps": film.steps}
+    if values["steps"]:
+        _print_steps(terminal_frames, film)
+    if values["svg_path"]:
+        k = film.frame(values["frame"])
+        _write_text(values["svg_path"], svg(film, k))
+        written["svg"] = values["svg_path"]
+        written["frame"] = k
+    if values["output"] or not (values["svg_path"] or values["steps"]):
+        path = values["output"] or f"{game.name}-{re.sub(r'[^A-Za-z0-9._-]+', '-', label).strip('-')}.html"
+        page = page_html(film)
+        _write_text(path, page)
+        size = len(page.encode("utf-8"))
+        written["html"] = path
+        written["bytes"] = size
+        if size > MAX_PAGE_BYTES:
+            click.echo(f"gridsolver: warning: {path} is {size / 2**20:.1f} MB, over the "
+                       f"{MAX_PAGE_BYTES / 2**20:.0f} MB a page should stay under", err=True)
+    if values["as_json"]:
+        click.echo(json.dumps(written, separators=(",", ":")))
+    elif not values["steps"] or sys.stdout.isatty():
+        for kind in ("html", "svg"):
+            if kind in written:
+                extra = (f", {written['bytes'] / 1024:,.0f} KB" if kind == "html"
+                         else f", step {written['frame']}")
+                click.echo(f"wrote {written[kind]} ({film.steps} steps{extra})", err=values["steps"])
+
+
+def _show_input(game: Game[Any, Any], source: str, solution: str | None, index: int,
+                options: dict[str, Any]) -> tuple[str, Any, Any, dict[str, Any]]:
+    """(label, board, solution, options) from a results file or a board plus a solution."""
+    records = _result_records(source) if solution is None else None
+    if records is not None:
+        if not records:
+            raise InputError(f"{source}: no result in the file")
+        if index > len(records):
+            raise InputError(f"--index {index}: {source} holds {len(records)} result(s)")
+        record = records[index - 1]
+        if record.game != game.name:
+            raise InputError(f"{source}: result {index} is a {record.game} result, not {game.name} "
+                             f"(try gridsolver {record.game} show)")
+        if record.board is None:
+            raise InputError(f"{source}: result {index} holds no board")
+        board = game.parse(split_boards(record.board, record.input, game.comment)[0])
+        return record.input, board, record.solution, {**record.options, **options}
+    texts = game.texts([source])
+    if index > len(texts):
+        raise InputError(f"--index {index}: {source} holds {len(texts)} board(s)")
+    text = texts[index - 1]
+    parsed = None if solution is None else game.parse_solution(solution)
+    return text.label, game.parse(text), parsed, options
+
+
+def _write_text(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write ({exc.strerror})") from None
+
+
+def _print_steps(frames: Callable[..., Any], film: Any) -> None:
+    colour = sys.stdout.isatty()
+    if colour:
+        from rich.console import Console
+
+        console = Console(highlight=False)
+        for text in frames(film, colour=True):
+            console.print(text)
+    else:
+        for text in frames(film, colour=False):
+            click.echo(text)

@@ -8,7 +8,8 @@ that fills a few slots, in the spirit of Simon Tatham's puzzle collection:
   the text gives an equal board with every rule included,
   :meth:`Game.named_boards` / :meth:`Game.named_text` list and supply the
   boards and sets the package ships;
-- moves: :meth:`Game.moves`, :meth:`Game.apply`, :meth:`Game.replay`;
+- moves: :meth:`Game.moves`, :meth:`Game.apply`, :meth:`Game.replay`, and
+  :meth:`Game.film` (the replay frame by frame, for ``show``);
 - search: :meth:`Game.search` runs the game's own algorithms within a
   :class:`~gridsolver.core.budget.Budget` and returns a
   :class:`~gridsolver.core.result.Result`.
@@ -27,12 +28,15 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from gridsolver.core.boards import STDIN, BoardText, load_boards, split_boards
 from gridsolver.core.budget import DEFAULT_MEMORY_MB, DEFAULT_TIME_S, Budget
 from gridsolver.core.errors import InputError
 from gridsolver.core.result import Result
+
+if TYPE_CHECKING:
+    from gridsolver.core.film import Film
 
 BoardT = TypeVar("BoardT")
 MoveT = TypeVar("MoveT")
@@ -114,6 +118,15 @@ class Game(ABC, Generic[BoardT, MoveT]):
     @abstractmethod
     def replay(self, board: BoardT, solution: Any, options: Mapping[str, Any]) -> Replayed[BoardT]:
         """Play a solution (in its JSON form) under the rules; InputError on an illegal move."""
+
+    def film(self, board: BoardT, solution: Any, options: Mapping[str, Any]) -> Film:
+        """The replay of a solution frame by frame, for ``show`` (see :mod:`gridsolver.core.film`).
+
+        Built by playing the solution under the rules (``options`` as
+        :meth:`check_options` returned them); an illegal step raises an
+        InputError naming it, so no picture of an illegal game is ever made.
+        """
+        raise InputError(f"{self.name}: no step-by-step view for this game yet")
 
     def parse_solution(self, text: str) -> Any:
         """A solution as a person writes it on the command line, in its JSON form.

@@ -23,13 +23,16 @@ No numba here: the searches are imported when a solve starts.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridsolver.core.boards import BoardText
 from gridsolver.core.budget import Budget
 from gridsolver.core.errors import InputError
 from gridsolver.core.game import Game, NamedBoard, Progress, Replayed, replay_moves
 from gridsolver.core.result import Result
+
+if TYPE_CHECKING:
+    from gridsolver.core.film import Film
 from gridsolver.pegs.rules import (
     JUMP_RULES,
     JUMP_TEXT,
@@ -118,6 +121,16 @@ class PegsGame(Game[Board, Jump]):
             complete = final.peg_count == 1 and (finish is None or final.has_peg(finish))
         score = count_moves(jumps) if objective == "moves" else len(jumps)
         return Replayed(final, score, complete, len(jumps))
+
+    def film(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Film:
+        """The jumps frame by frame: the jumping, jumped and landing holes highlighted."""
+        from gridsolver.pegs.film import film
+
+        if solution is None:
+            raise InputError("pegs show: give the jumps to replay (or a solve --json result that has them)")
+        jumps = _jumps(self.parse_solution(solution) if isinstance(solution, str) else solution)
+        rule = options.get("jumps")
+        return film(board if rule is None else board.with_jumps(rule), jumps, options, self.label(board))
 
     # -- search ------------------------------------------------------------------------------------
     def check_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -154,7 +154,8 @@ def check_jump(board: Board, jump: Jump) -> str | None:
     (r0, c0), (r1, c1) = jump
     dr, dc = r1 - r0, c1 - c0
     if dr % 2 or dc % 2 or (dr // 2, dc // 2) not in board.directions:
-        return f"{jump[0]} -> {jump[1]} is not a {board.jumps} jump of length two"
+        article = "an" if board.jumps[0] in "aeiou" else "a"
+        return f"{jump[0]} -> {jump[1]} is not {article} {board.jumps} jump of length two"
     over = jump_over(jump)
     if not board.has_peg(jump[0]):
         return f"no peg at {jump[0]}"
