@@ -325,6 +325,7 @@ def run_show(game: Game[Any, Any], values: dict[str, Any], options: dict[str, An
     label, board, solution, options = _show_input(game, values["source"], values["solution"],
                                                   values["index"], options)
     film = game.film(board, solution, game.check_options(board, options))
+    film.title = f"{film.title} ({label})"  # e.g. "pegs: 31 jumps, 1 peg left (english)"
     written: dict[str, Any] = {"schema": SCHEMA_VERSION, "game": game.name, "input": label,
                                "steps": film.steps}
     if values["steps"]:

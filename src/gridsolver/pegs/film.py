@@ -19,7 +19,7 @@ def grid(board: Board) -> str:
                    for r in range(board.rows) for c in range(board.cols))
 
 
-def film(board: Board, jumps: list[Jump], options: Mapping[str, Any], label: str = "") -> Film:
+def film(board: Board, jumps: list[Jump], options: Mapping[str, Any]) -> Film:
     """Frame 0 is the start; frame k is the board after jump k, with jump k + 1 highlighted."""
     positions = [board]
     for number, jump in enumerate(jumps, start=1):
@@ -43,5 +43,6 @@ def film(board: Board, jumps: list[Jump], options: Mapping[str, Any], label: str
             text += f"; next: {format_jump(jumps[k])}"
         frames.append(Frame(grid(position), text, {"pegs left": position.peg_count, "jumps": k},
                             highlight))
-    title = f"pegs{': ' + label if label else ''}, {steps} jumps, {positions[-1].peg_count} pegs left"
+    left = positions[-1].peg_count
+    title = f"pegs: {steps} jumps, {left} peg{'s' if left != 1 else ''} left"
     return Film("pegs", title, board.rows, board.cols, PALETTE, LEGEND, frames)

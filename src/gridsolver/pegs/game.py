@@ -130,7 +130,7 @@ class PegsGame(Game[Board, Jump]):
             raise InputError("pegs show: give the jumps to replay (or a solve --json result that has them)")
         jumps = _jumps(self.parse_solution(solution) if isinstance(solution, str) else solution)
         rule = options.get("jumps")
-        return film(board if rule is None else board.with_jumps(rule), jumps, options, self.label(board))
+        return film(board if rule is None else board.with_jumps(rule), jumps, options)
 
     # -- search ------------------------------------------------------------------------------------
     def check_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:
