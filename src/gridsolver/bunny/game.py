@@ -9,7 +9,7 @@ its token count. No numba here: the search is imported when a solve starts.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridsolver.bunny.rules import (
     Board,
@@ -24,6 +24,9 @@ from gridsolver.core.budget import Budget
 from gridsolver.core.errors import InputError
 from gridsolver.core.game import Game, NamedBoard, Progress, Replayed
 from gridsolver.core.result import Result
+
+if TYPE_CHECKING:
+    from gridsolver.core.film import Film
 
 CHALLENGE = "challenge"
 CHALLENGE_FILES = (
@@ -118,6 +121,18 @@ class BunnyGame(Game[Board, str]):
         final = Board(board.squares, frozenset(simulator.marked), simulator.square, board.rows,
                       board.columns, board.name, simulator.direction)
         return Replayed(final, token_count(program), run.solved, run.steps)
+
+    def film(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Film:
+        """The program run token by token: the squares marked so far, the bunny, the token executing."""
+        from gridsolver.bunny.film import film
+        from gridsolver.bunny.notation import parse_program
+
+        if solution is None:
+            raise InputError("bunny show: give the program to replay, e.g. 'LOOP{F L}' "
+                             "(or a solve --json result that has one)")
+        if not isinstance(solution, str):
+            raise InputError(f"solution {solution!r}: expected a program such as 'LOOP{{F L}}'")
+        return film(board, parse_program(solution), options)
 
     # -- search ------------------------------------------------------------------------------------
     def check_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:

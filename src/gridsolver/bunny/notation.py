@@ -12,7 +12,7 @@ import re
 from gridsolver.bunny.rules import Loop, Program
 from gridsolver.core.errors import InputError
 
-_LEXEME = re.compile(r"\s*(LOOP\s*\(\s*(\d+)\s*\)\s*\{|LOOP\s*\{|\}|F|L|R|\S+)", re.IGNORECASE)
+_LEXEME = re.compile(r"\s*(LOOP\s*\(\s*(\d+)\s*\)\s*\{|LOOP\s*\{|\}|F|L|R|[^\s{}]+|\{)", re.IGNORECASE)
 
 
 def format_program(program: Program) -> str:
@@ -53,7 +53,7 @@ def parse_program(text: str) -> Program:
             current = outer
         else:
             raise InputError(f"program: unknown token {lexeme!r} at character {where} "
-                             "(expected F, L, R, LOOP(n){{ or LOOP{{ or }})")
+                             "(expected F, L, R, LOOP(n){ or LOOP{ or })")
         position = match.end(1)
     if stack:
         raise InputError(f"program: the LOOP opened at character {stack[-1][2]} is never closed")
