@@ -64,3 +64,27 @@ def test_load_boards_from_file_stdin_and_names(tmp_path, monkeypatch):
         load_boards(["nope.txt"], named={"tiny": "33\n"}.get)
     with pytest.raises(InputError, match="is a directory"):
         load_boards([str(tmp_path)])
+
+
+def test_read_source_refuses_what_it_cannot_or_should_not_read(tmp_path, monkeypatch):
+    import io
+
+    from gridsolver.core import boards as B
+
+    monkeypatch.setattr(B, "MAX_INPUT_BYTES", 100)
+    big = tmp_path / "big.txt"
+    big.write_text("o" * 101)
+    with pytest.raises(InputError, match=r"big.txt: more than 0 MB, the most gridsolver reads"):
+        B.read_source(str(big))
+    with pytest.raises(InputError, match=r"\(5000 characters\): cannot read: File name too long"):
+        B.read_source("a" * 5000)
+    with pytest.raises(InputError, match="is a directory"):
+        B.read_source(str(tmp_path))
+    with pytest.raises(InputError, match="cannot read"):
+        B.read_source("nul\0byte")
+    monkeypatch.setattr(B.sys, "stdin", None)
+    with pytest.raises(InputError, match="standard input is closed"):
+        B.read_source("-")
+    monkeypatch.setattr(B.sys, "stdin", io.TextIOWrapper(io.BytesIO(b"\xff\xfe")))
+    with pytest.raises(InputError, match=r"<stdin>: not a text file \(byte 0 is not UTF-8\)"):
+        B.read_source("-")

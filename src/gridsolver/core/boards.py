@@ -91,21 +91,55 @@ def split_boards(text: str, source: str = "<string>", comment: str | None = None
     ]
 
 
+#: The most gridsolver reads from one file or from stdin (the largest shipped set is under 1 MB).
+MAX_INPUT_BYTES = 16 * 2**20
+
+
 def read_source(arg: str) -> tuple[str, str]:
-    """Return ``(text, source name)`` for a file path or ``-`` (standard input)."""
+    """Return ``(text, source name)`` for a file path or ``-`` (standard input).
+
+    Reads at most :data:`MAX_INPUT_BYTES` (``/dev/zero`` or a runaway pipe is
+    refused, not read for ever); every failure is an InputError naming the source.
+    """
     if arg == STDIN:
-        return sys.stdin.read(), "<stdin>"
-    path = Path(arg)
-    if path.is_dir():
-        raise InputError(f"{arg}: is a directory, not a board file")
+        if sys.stdin is None:
+            raise InputError("-: standard input is closed")
+        stream = getattr(sys.stdin, "buffer", sys.stdin)  # bytes, or text when stdin was replaced
+        try:
+            data = stream.read(MAX_INPUT_BYTES + 1)
+        except (OSError, ValueError) as exc:
+            raise InputError(f"-: cannot read standard input ({exc})") from None
+        return _decode(data, "<stdin>"), "<stdin>"
+    name = _short_name(arg)
     try:
-        return path.read_text(encoding="utf-8"), str(arg)
+        path = Path(arg)
+        if path.is_dir():
+            raise InputError(f"{name}: is a directory, not a board file")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
-        raise InputError(f"{arg}: no such file") from None
+        raise InputError(f"{name}: no such file") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise InputError(f"{name}: cannot read: {reason}") from None
+    return _decode(data, name), str(arg)
+
+
+def _decode(data: bytes | str, name: str) -> str:
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"{name}: more than {MAX_INPUT_BYTES // 2**20} MB, the most gridsolver reads "
+                         "from one input")
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{arg}: not a text file (byte {exc.start} is not UTF-8)") from None
-    except OSError as exc:
-        raise InputError(f"{arg}: cannot read: {exc.strerror}") from None
+        raise InputError(f"{name}: not a text file (byte {exc.start} is not UTF-8)") from None
+
+
+def _short_name(arg: str, limit: int = 80) -> str:
+    """A file name for messages: names past ``limit`` characters are cut in the middle."""
+    return arg if len(arg) <= limit else f"{arg[:40]}...{arg[-30:]} ({len(arg)} characters)"
 
 
 def load_boards(
