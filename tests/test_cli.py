@@ -61,3 +61,42 @@ def test_input_error_becomes_one_line_and_exit_2(tmp_path):
     assert result.exit_code == 2
     assert result.output.strip() == (f"gridsolver: error: {bad}, row 2, column 2 (line 2): "
                                      "unexpected character 'z' (allowed: '0', '1')")
+
+
+def test_an_unexpected_exception_is_one_line_and_exit_3(monkeypatch, capsys):
+    """The last-resort guard: a bug becomes a short message and exit 3; --debug adds the traceback."""
+    import pytest
+
+    from gridsolver import cli as top
+    from gridsolver.core import commands
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom\nsecond line")
+
+    monkeypatch.setattr(commands, "print_boards", broken)
+    monkeypatch.setattr(top, "_debug", False)
+    monkeypatch.delenv("GRIDSOLVER_DEBUG", raising=False)
+    with pytest.raises(SystemExit) as stop:
+        top.main(["boards"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 3 and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("gridsolver: internal error: RuntimeError: boom (a bug in gridsolver")
+    with pytest.raises(SystemExit) as stop:
+        top.main(["--debug", "boards"])
+    assert stop.value.code == 3 and "Traceback" in capsys.readouterr().err
+
+
+def test_full_disk_and_closed_pipe_on_stdout():
+    import subprocess
+    import sys
+
+    def shell(command):
+        return subprocess.run(f"{sys.executable} -m gridsolver {command}", shell=True, capture_output=True,
+                              text=True, timeout=60, executable="/bin/bash")
+
+    full = shell("boards > /dev/full")
+    assert full.returncode == 2
+    assert full.stderr == "gridsolver: error: cannot write the output: No space left on device\n"
+    # 100 tracks of text (117 KB): more than a pipe holds, so the writer meets the closed pipe
+    piped = shell("ratrace format tournament tournament | head -1; exit ${PIPESTATUS[0]}")
+    assert piped.returncode == 0 and piped.stderr == "" and piped.stdout.count("\n") == 1

@@ -22,6 +22,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 EXIT_OK = 0
 EXIT_NOT_SOLVED = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3  # a bug: the last-resort guard in gridsolver.cli.main caught an unexpected exception
 EXIT_INTERRUPTED = 130
 
 

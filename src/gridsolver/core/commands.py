@@ -33,6 +33,7 @@ import click
 from gridsolver.core.boards import BoardText, read_source, split_boards
 from gridsolver.core.cliutil import (
     EXIT_BAD_INPUT,
+    EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_NOT_SOLVED,
     EXIT_OK,
@@ -49,7 +50,9 @@ from gridsolver.core.result import SCHEMA_VERSION, Result
 EXIT_CODES = {
     EXIT_OK: "every board solved (optimal or best found), or the simulation ran",
     EXIT_NOT_SOLVED: "some board not solved: proved impossible, or no solution found within the budget",
-    EXIT_BAD_INPUT: "bad input: a malformed board, an option out of range, an illegal move",
+    EXIT_BAD_INPUT: "bad input: a malformed board, an option out of range, an illegal move; "
+                    "or output that cannot be written",
+    EXIT_INTERNAL: "internal error: a bug in gridsolver (--debug shows the traceback); please report it",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C); results printed so far stand",
 }
 
