@@ -69,7 +69,7 @@ def test_svg_draws_board_cells_highlights_and_marks():
 def test_terminal_frames_plain_and_coloured():
     plain = list(terminal_frames(small_film(), colour=False))
     assert len(plain) == 4 and plain[0].startswith("start")
-    assert "score 2000" in plain[2] and ">L<" in plain[1]
+    assert "score 2,000" in plain[2] and ">L<" in plain[1]
     coloured = list(terminal_frames(small_film(), colour=True))
     assert "[reverse]L[/]" in coloured[1] and "[bold #ff0000]a[/]" in coloured[2]  # active token, plain cell
     assert "[reverse #ff0000]a[/]" in coloured[2] and "@" in coloured[2]  # the highlighted cell, the bunny

@@ -11,7 +11,7 @@ points instead. No numba here: the search is imported when a solve starts.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.rules import Board, Move
@@ -20,6 +20,9 @@ from gridsolver.core.budget import Budget
 from gridsolver.core.errors import InputError
 from gridsolver.core.game import Game, NamedBoard, Progress, Replayed
 from gridsolver.core.result import Result
+
+if TYPE_CHECKING:
+    from gridsolver.core.film import Film
 
 NAMED = (
     NamedBoard("duel-5x5", "200 random 5x5 boards of 3 colours (cleared or proved impossible)", 200),
@@ -96,6 +99,16 @@ class ClickomaniaGame(ClickomaniaBoards):
         replayed = rules.replay(board, moves)
         # a solution is played to the end: the cells left when no group is left
         return Replayed(replayed.final, replayed.cells_left, replayed.game_over, len(moves))
+
+    def film(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Film:
+        """The clicks frame by frame: the group of the next click outlined, the cells left."""
+        from gridsolver.clickomania.film import film
+
+        if solution is None:
+            raise InputError("clickomania show: give the clicks to replay "
+                             "(or a solve --json result that has them)")
+        moves = moves_of(self.parse_solution(solution) if isinstance(solution, str) else solution)
+        return film(board, moves, game=self.name, points=False, options=options)
 
     def search(self, board: Board, budget: Budget, *, seed: int, workers: int, cluster: str | None,
                progress: Progress | None, label: str, options: Mapping[str, Any]) -> Result:

@@ -226,7 +226,7 @@ def terminal_frames(film: Film, colour: bool) -> Iterator[str]:
     for k, frame in enumerate(film.frames):
         lines = [escape(frame.text) if colour else frame.text]
         if frame.counters:
-            counters = "  ".join(f"{name} {value}" for name, value in frame.counters.items())
+            counters = "  ".join(f"{name} {_number(value)}" for name, value in frame.counters.items())
             lines.append(escape(counters) if colour else counters)
         if 0 <= frame.panel_index < len(film.panel):
             lines.append(_panel_line(film.panel, frame.panel_index, colour))
@@ -245,6 +245,15 @@ def terminal_frames(film: Film, colour: bool) -> Iterator[str]:
                     row.append(shown if index not in lit else _lit(shown))
             lines.append(" ".join(row).rstrip())
         yield "\n".join(lines) + ("\n" if k < film.steps else "")
+
+
+def _number(value: int | float | str) -> str:
+    """A counter as the page writes it: thousands separated, at most 3 decimals."""
+    if isinstance(value, bool) or isinstance(value, str):
+        return str(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    return f"{value:,.3f}".rstrip("0").rstrip(".")
 
 
 def _lit(ch: str) -> str:

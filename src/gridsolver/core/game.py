@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from gridsolver.core.boards import STDIN, BoardText, load_boards, split_boards
-from gridsolver.core.budget import DEFAULT_MEMORY_MB, DEFAULT_TIME_S, Budget
+from gridsolver.core.budget import DEFAULT_MEMORY_MB, DEFAULT_TIME_S, NO_LIMIT, Budget
 from gridsolver.core.errors import InputError
 from gridsolver.core.result import Result
 
@@ -264,14 +264,34 @@ def _same_score(a: float | int, b: float | int | None) -> bool:
 MAX_SEED = 2**64 - 1
 
 
+#: The longest --time accepted (about 11.6 days): past it a deadline means nothing.
+MAX_TIME_S = 1e6
+
+
 def make_budget(time_s: float | None, memory_mb: float | None, nodes: int | None) -> Budget:
-    """A budget from option values, each checked: finite and positive, or None for no limit."""
+    """A budget from option values, each checked: finite, positive and within its limit, or None."""
     for option, value in (("--time", time_s), ("--memory", memory_mb)):
-        if value is not None and not (isinstance(value, int | float) and math.isfinite(value) and value > 0):
+        if value is not None and not (isinstance(value, int | float) and not isinstance(value, bool)
+                                      and math.isfinite(value) and value > 0):
             raise InputError(f"{option} {value!r}: expected a finite number above 0")
-    if nodes is not None and not (isinstance(nodes, int) and not isinstance(nodes, bool) and nodes > 0):
-        raise InputError(f"--nodes {nodes!r}: expected a whole number above 0")
+    if time_s is not None and time_s > MAX_TIME_S:
+        raise InputError(f"--time {time_s:g}: more than the {MAX_TIME_S:g} s (about 11 days) gridsolver "
+                         "accepts; leave --time out of Python calls for no limit")
+    if memory_mb is not None:
+        machine = machine_memory_mb()
+        if memory_mb > machine:
+            raise InputError(f"--memory {memory_mb:g}: more than this machine's {machine:,.0f} MB of memory")
+    whole = isinstance(nodes, int) and not isinstance(nodes, bool)
+    if nodes is not None and not (whole and 0 < nodes <= NO_LIMIT):
+        raise InputError(f"--nodes {nodes!r}: expected a whole number from 1 to 2^62")
     return Budget(time_s=time_s, memory_mb=memory_mb, nodes=nodes)
+
+
+def machine_memory_mb() -> float:
+    """The machine's physical memory in MB."""
+    import psutil
+
+    return float(psutil.virtual_memory().total) / 2**20
 
 
 def check_seed(seed: int) -> int:
@@ -282,12 +302,20 @@ def check_seed(seed: int) -> int:
 
 
 def check_workers(workers: int | None) -> int:
+    """Worker processes: at least 1, at most the machine's cores (more is capped with a warning)."""
+    import sys
+
     from gridsolver.core.parallel import default_workers
 
     if workers is None:
         return default_workers()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InputError(f"--workers {workers!r}: expected a whole number of at least 1")
+    cores = os.cpu_count() or 1
+    if workers > cores:
+        print(f"gridsolver: warning: --workers {workers}: this machine has {cores} cores; using {cores}",
+              file=sys.stderr)
+        return cores
     return workers
 
 

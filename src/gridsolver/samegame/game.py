@@ -10,7 +10,7 @@ proves a score best. No numba here: the searches are imported when a solve start
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.game import ClickomaniaBoards, moves_of
@@ -19,6 +19,9 @@ from gridsolver.core.budget import Budget
 from gridsolver.core.errors import InputError
 from gridsolver.core.game import Progress, Replayed
 from gridsolver.core.result import Result
+
+if TYPE_CHECKING:
+    from gridsolver.core.film import Film
 
 METHODS = ("nrpa", "mcbeam", "beam", "nmcs")
 
@@ -34,6 +37,17 @@ class SameGameGame(ClickomaniaBoards):
         moves = moves_of(solution)
         replayed = rules.replay(board, moves, penalty=bool(options.get("penalty", False)))
         return Replayed(replayed.final, replayed.score, replayed.game_over, len(moves))
+
+    def film(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Film:
+        """The clicks frame by frame: the group of the next click outlined, the points, the end bonus."""
+        from gridsolver.clickomania.film import film
+
+        if solution is None:
+            raise InputError("samegame show: give the clicks to replay "
+                             "(or a solve --json result that has them)")
+        moves = moves_of(self.parse_solution(solution) if isinstance(solution, str) else solution)
+        return film(board, moves, game=self.name, points=True, penalty=bool(options.get("penalty", False)),
+                    options=options)
 
     def check_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:
         unknown = set(options) - {"penalty", "method"}
