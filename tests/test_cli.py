@@ -100,3 +100,22 @@ def test_full_disk_and_closed_pipe_on_stdout():
     # 100 tracks of text (117 KB): more than a pipe holds, so the writer meets the closed pipe
     piped = shell("ratrace format tournament tournament | head -1; exit ${PIPESTATUS[0]}")
     assert piped.returncode == 0 and piped.stderr == "" and piped.stdout.count("\n") == 1
+
+
+def test_usage_errors_and_limits_are_one_line_and_exit_2():
+    import subprocess
+    import sys
+
+    cases = {
+        ("pegs", "solve", "triangle", "--nodes", "1e30"): "'1e30' is not a valid integer",
+        ("pegs", "solve", "triangle", "--bogus"): "No such option '--bogus'",
+        ("nogame",): "No such command 'nogame'",
+        ("pegs", "solve", "triangle", "--memory", "1e9"): "more than this machine's",
+        ("pegs", "solve", "triangle", "--time", "1e12"): "more than the 1e+06 s",
+        ("pegs", "solve", "triangle", "--nodes", str(2**63)): "expected a whole number from 1 to 2^62",
+    }
+    for args, message in cases.items():
+        done = subprocess.run([sys.executable, "-m", "gridsolver", *args], capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, (args, done.stderr)
+        assert done.stderr.startswith("gridsolver: error: ") and message in done.stderr, (args, done.stderr)

@@ -85,6 +85,10 @@ def main(argv: list[str] | None = None) -> None:
         code = cli.main(args=argv, prog_name="gridsolver", standalone_mode=False)
     except click.exceptions.Exit as exc:
         code = exc.exit_code
+    except click.UsageError as exc:  # one line, like every other bad input
+        where = f" (see {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
+        click.echo(f"gridsolver: error: {exc.format_message()}{where}", err=True)
+        code = EXIT_BAD_INPUT
     except click.ClickException as exc:
         exc.show()
         code = exc.exit_code
