@@ -130,17 +130,33 @@ def test_moves_are_the_nine_offsets_and_never_change_the_track():
             GAME.apply(track, bad)
 
 
-def test_there_is_no_solution_to_check():
-    with pytest.raises(InputError, match="no solution to replay"):
-        GAME.check(generate_track(2), [])
+@pytest.mark.parametrize("solution, message", [
+    ([], "a rat race game is"),
+    ({}, 'no "game_seed"'),
+    ({"game_seed": "x"}, "game_seed 'x'"),
+    ({"game_seed": 1, "turns": -1}, "turns -1"),
+    ({"game_seed": 1, "lives": 3}, "unknown key"),
+    ({"game_seed": 1, "turns": 300}, "more than the game's 200"),
+])
+def test_a_solution_is_a_game_seed_and_turns(solution, message):
+    with pytest.raises(InputError, match=message):
+        GAME.check(generate_track(2), solution, player="forward", turns=200)
+
+
+def test_check_needs_the_player_the_game_was_played_with():
+    with pytest.raises(InputError, match="replaying a game needs its player"):
+        GAME.check(generate_track(2), {"game_seed": 2})
     result = invoke("check", "seed/2", "[]")
-    assert result.exit_code == 2 and "no solution to replay" in result.output
+    assert result.exit_code == 2 and "a rat race game is its game seed" in result.output
+    result = invoke("check", "seed/2", "5")  # the check command takes no --player: use a result file
+    assert result.exit_code == 2 and "needs its player" in result.output
 
 
 # -- solve: one game -----------------------------------------------------------------------------
 def test_solve_plays_one_game_and_says_so():
     result = ratrace.solve(ratrace.named("seed/11"), player="colour-score", turns=400)
-    assert (result.status, result.stopped, result.solution, result.verified) == ("played", None, None, False)
+    assert (result.status, result.stopped, result.verified) == ("played", None, True)
+    assert result.solution == {"game_seed": 11, "turns": 400}
     assert result.solved and not result.proved
     assert result.score == 27 and result.score_name == "points"
     assert result.input == "seed/11" and result.options == {"turns": 400, "player": "colour-score"}
@@ -193,7 +209,8 @@ def test_solve_command_json_and_exit_codes():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert (data["schema"], data["game"], data["input"], data["status"]) == (1, "ratrace", "seed/3", "played")
-    assert data["score"] >= 1 and data["verified"] is False and data["solution"] is None
+    assert data["score"] >= 1 and data["verified"] is True
+    assert data["solution"] == {"game_seed": 3, "turns": 100}
     text = invoke("solve", "seed/3", "--player", "forward", "--turns", "100", "--show")
     assert text.exit_code == 0 and text.output.startswith("seed/3: played, points ")
     assert "start cells (y at x = 0)" in text.output

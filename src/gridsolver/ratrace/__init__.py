@@ -16,9 +16,11 @@ plain Python ``player(view, genome) -> (dx, dy)``.
 ``named("seed/5")`` / ``read`` / ``load`` give :class:`Track` objects (text
 format: docs/ratrace.md), ``format`` writes one, ``solve(track,
 player=..., turns=...)`` plays one game on it, ``boards`` lists the shipped
-names. A game is measured, not solved: there is no solution to replay, so
-``Result.verified`` stays False. Rules: ../shared/specs/ratrace.md in the
-repository; the controller: docs/ratrace.md.
+names. A game is measured, not solved: its ``solution`` is the game itself
+(``{"game_seed": S, "turns": T}``; player and turns are in ``options``),
+which ``solve`` plays again to set ``Result.verified`` (tournament tracks are
+not replayed). Rules: ../shared/specs/ratrace.md in the repository; the
+controller: docs/ratrace.md.
 """
 
 from gridsolver.core.game import NamedBoard

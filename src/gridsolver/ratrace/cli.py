@@ -28,17 +28,22 @@ group = game_group(
 
     Boards are tracks: seed/N is the track of seed N, tournament the 50 tracks
     play uses by default; `format seed/N` shows the text format. `solve TRACK
-    --player P` plays one game (status played, score = points; nothing to
-    replay, so results stay unverified); `play` plays a tournament. In solve,
+    --player P` plays one game (status played, score = points; its solution
+    {"game_seed": S, "turns": T} is the game, played again to verify the
+    result); `play` plays a tournament (its track lines are not replayed,
+    but hold their game: `show FILE --index N`); `show` replays a game on
+    sampled turns. In solve,
     --nodes counts rat-moves, --seed is added to the track's seed to seed the
     game's random streams (so solve seed/N is track 1 of play --seed N), and
     the game runs in this process (--workers does not apply, --cluster is
     refused: use play).
     """,
     solve_options=[
-        click.option("--player", "player", required=True, metavar="NAME|FILE.py:NAME", help=PLAYER_HELP),
+        # not required by click: `show` takes the player from a result; a solve without one is refused
+        click.option("--player", "player", metavar="NAME|FILE.py:NAME", help=PLAYER_HELP),
         click.option("--turns", type=int, default=None, metavar="N",
-                     help=f"Turns per game (default {DEFAULT_TURNS:,}); --nodes counts rat-moves."),
+                     help=f"Turns per game (default {DEFAULT_TURNS:,}; --nodes counts rat-moves). "
+                          "In show: the game up to this turn."),
     ],
     picture=picture,
 )

@@ -102,18 +102,12 @@ def play_on_track(player: Player, track: Track, seed: int, turns: int = DEFAULT_
                   budget: Budget | None = None, rats: list[Rat] | None = None,
                   keep_population: bool = False) -> GameResult:
     """Play on a given track; ``rats`` replaces the 15 random first rats (tests)."""
-    tables = track_tables(track)
-    rng = SplitMix(seed_state(seed, GAME_STREAM))
-    if rats is None:
-        rats = first_rats(rng, track.start_cells)
-    population = to_arrays(rats, track.width)
-    rng_state = np.array([rng.state], dtype=np.uint64)
+    tables, population, n, rng_state = _start(track, seed, rats)
     limits = (NO_LIMIT if budget is None else budget.deadline_ns(),
               NO_LIMIT if budget is None else budget.node_limit(),
               max_rats_for(budget))
-    seed_players(seed)
     play = _play_numba if player.kind == "numba" else _play_by_turn
-    result, final = play(player, seed, tables, population, len(rats), rng_state, turns, limits)
+    result, final = play(player, seed, tables, population, n, rng_state, turns, limits)
     if keep_population:
         cells, ages, goals, genomes = final
         n = result.alive
@@ -121,28 +115,93 @@ def play_on_track(player: Player, track: Track, seed: int, turns: int = DEFAULT_
     return result
 
 
-def _play_numba(player, seed, tables, population, n, rng_state, turns, limits):
+def _start(track: Track, seed: int, rats: list[Rat] | None) -> tuple[Any, tuple[np.ndarray, ...], int,
+                                                                       np.ndarray]:
+    """What a game starts from: the track's tables, the first rats, the controller's generator
+    (its state in a one-word array the kernels advance); the players' generators are seeded too."""
+    tables = track_tables(track)
+    rng = SplitMix(seed_state(seed, GAME_STREAM))
+    if rats is None:
+        rats = first_rats(rng, track.start_cells)
+    population = to_arrays(rats, track.width)
+    rng_state = np.array([rng.state], dtype=np.uint64)
+    seed_players(seed)
+    return tables, population, len(rats), rng_state
+
+
+@dataclass
+class Snapshot:
+    """Where the rats stand after a turn (turn 0: the first rats): for the replay film."""
+
+    turn: int
+    points: int
+    alive: int
+    counts: np.ndarray  # rats per cell (``y * width + x``)
+
+
+def play_sampled(player: Player, track: Track, seed: int, turns: int,
+                 at_turns: list[int]) -> tuple[GameResult, list[Snapshot]]:
+    """The game :func:`play_on_track` plays without a budget, with the rats counted after each turn of
+    ``at_turns`` (0 = before the first turn) and after the last turn played (the last of ``turns``,
+    or the turn the rats died out).
+
+    The game runs in stretches between those turns, each continuing from the
+    population and generator states the one before left: the same game, turn
+    for turn, as one call plays (the film's tests check its points and rats
+    against :func:`play_on_track`). The normal game loop pays nothing for it.
+    """
+    tables, population, n, rng_state = _start(track, seed, None)
+    cell_count = track.width * track.height
+    limits = (NO_LIMIT, NO_LIMIT, NO_LIMIT)
+    play = _play_numba if player.kind == "numba" else _play_by_turn
+    wanted = {t for t in at_turns if 0 <= t <= turns}
+    snapshots = []
+    if 0 in wanted:
+        snapshots.append(Snapshot(0, 1, n, np.bincount(population[0][:n], minlength=cell_count)))
+    points, moves, peak, played, ended = 1, 0, n, 0, "finished"
+    elapsed = compile_s = cpu = 0.0
+    for stop in sorted(wanted - {0} | ({turns} if turns > 0 else set())):
+        result, population = play(player, seed, tables, population, n, rng_state, stop, limits,
+                                  first_turn=played)
+        n, played, ended = result.alive, result.turns, result.ended
+        points += result.points - 1
+        moves += result.rat_moves
+        peak = max(peak, result.peak_rats)
+        elapsed += result.elapsed_s
+        compile_s += result.compile_s
+        cpu += result.cpu_s
+        snapshots.append(Snapshot(played, points, n, np.bincount(population[0][:n], minlength=cell_count)))
+        if ended != "finished":
+            break
+    return GameResult(seed, player.name, points, played, n, peak, moves, ended, elapsed, compile_s,
+                      cpu), snapshots
+
+
+def _play_numba(player, seed, tables, population, n, rng_state, turns, limits, first_turn=0):
+    """A numba player's game, from turn ``first_turn`` (0: the start) to turn ``turns``."""
     cells, ages, goals, genomes = population
     started = time.perf_counter()
-    try:  # a zero-turn game compiles the loop for this player without playing
-        kernels.play_numba(player.fn, tables.trans, tables.views, tables.width, tables.start_cells,
-                           cells.copy(), ages.copy(), goals.copy(), genomes.copy(), n,
-                           rng_state.copy(), 0, *limits)
-    except Exception as exc:
-        raise InputError(f"player {player.name!r} cannot be compiled into the game loop: "
-                         f"{type(exc).__name__}: {_first_line(exc)}") from None
+    if first_turn == 0:
+        try:  # a zero-turn game compiles the loop for this player without playing
+            kernels.play_numba(player.fn, tables.trans, tables.views, tables.width, tables.start_cells,
+                               cells.copy(), ages.copy(), goals.copy(), genomes.copy(), n,
+                               rng_state.copy(), 0, *limits)
+        except Exception as exc:
+            raise InputError(f"player {player.name!r} cannot be compiled into the game loop: "
+                             f"{type(exc).__name__}: {_first_line(exc)}") from None
     compiled = time.perf_counter()
     cpu_started = time.process_time()
     try:
         (points, played, alive, moves, status, peak, bad_rat, dx, dy,
          cells, ages, goals, genomes) = kernels.play_numba(
             player.fn, tables.trans, tables.views, tables.width, tables.start_cells,
-            cells, ages, goals, genomes, n, rng_state, turns, *limits)
+            cells, ages, goals, genomes, n, rng_state, turns - first_turn, *limits)
     except Exception as exc:
         raise InputError(f"player {player.name!r} failed on track seed {seed}: "
                          f"{type(exc).__name__}: {_first_line(exc)}") from None
     elapsed = time.perf_counter() - compiled
     cpu = time.process_time() - cpu_started
+    played += first_turn
     if status == kernels.ILLEGAL:
         raise IllegalMove(f"player {player.name!r} returned the illegal move "
                           f"({_number(dx)}, {_number(dy)}) at turn {played} (rat {bad_rat}, "
@@ -152,15 +211,16 @@ def _play_numba(player, seed, tables, population, n, rng_state, turns, limits):
     return result, (cells, ages, goals, genomes)
 
 
-def _play_by_turn(player, seed, tables, population, n, rng_state, turns, limits):
-    """Numpy and Python players: one player call per turn (numpy) or per rat (python)."""
+def _play_by_turn(player, seed, tables, population, n, rng_state, turns, limits, first_turn=0):
+    """Numpy and Python players: one player call per turn (numpy) or per rat (python), from turn
+    ``first_turn`` (0: the start) to turn ``turns``."""
     deadline, max_moves, max_rats = limits
     cells, ages, goals, genomes = population
     fitness = np.empty(len(cells), np.int64)
     views_buffer = np.empty((len(cells), 5, 5), np.int64)
     genomes_buffer = np.empty((len(cells), 2), np.uint64)
     views_as_tuples = [tuple(tuple(row) for row in view) for view in tables.views.tolist()]
-    points, moves_done, peak, played, ended = 1, 0, n, 0, kernels.FINISHED
+    points, moves_done, peak, played, ended = 1, 0, n, first_turn, kernels.FINISHED
     compile_started = time.perf_counter()
     _warm_up_turn_kernels(tables, cells, ages, goals, genomes, fitness, views_buffer, genomes_buffer)
     compile_s = time.perf_counter() - compile_started
@@ -176,8 +236,10 @@ def _play_by_turn(player, seed, tables, population, n, rng_state, turns, limits)
             k = len(moves)
         moves_done += k
         if n + kernels.NEWBORNS > len(cells):
-            if 2 * len(cells) > max_rats:
+            if 2 * len(cells) > max_rats:  # this turn's moves are not played: it does not count
                 ended = kernels.OUT_OF_MEMORY
+                played -= 1
+                moves_done -= k
                 break
             cells, ages, goals, genomes, fitness = kernels.grow(cells, ages, goals, genomes, fitness, n)
             views_buffer = np.empty((len(cells), 5, 5), np.int64)

@@ -17,9 +17,17 @@ The rat race is a simulation, not a puzzle, so the contract's words mean:
   result has status ``played``, ``score`` = points (1 + goals), ``stopped``
   set when the budget (``time``, ``memory``, ``nodes`` = rat-moves) cut the
   game short, and the game's figures in ``details``;
-- there is no *solution*: a game is measured, not solved, so
-  ``Result.solution`` is None, :meth:`RatRaceGame.replay` raises and
-  ``verified`` stays False.
+- the *solution* is what defines the game besides its options:
+  ``{"game_seed": S, "turns": T}``, the seed of the game's random streams and
+  the turns it played (fewer than ``options["turns"]`` when the rats died out
+  or the budget cut it short). :meth:`RatRaceGame.replay` plays that game
+  again under the rules (same track, player, seed and turns: the same game)
+  and scores its points, so a solve's result is verified by playing it
+  twice. The player is loaded again by its name from ``options``: a player
+  given as a Python function replays in the process that holds it, not
+  from its JSON (InputError saying so);
+- :meth:`RatRaceGame.film` replays the game and counts the rats on sampled
+  turns (:mod:`gridsolver.ratrace.film`), for ``show``.
 
 The random streams of a game (first rats, breeding, the player's generator)
 are seeded from the track's seed plus the solve ``seed`` (0 by default), so a
@@ -32,16 +40,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridsolver.core.boards import BoardText
 from gridsolver.core.budget import Budget, peak_rss_mb
 from gridsolver.core.errors import InputError
-from gridsolver.core.game import Game, NamedBoard, Progress, Replayed
+from gridsolver.core.game import Game, NamedBoard, Progress, Replayed, check_seed, make_budget
 from gridsolver.core.result import Result, Stats
 from gridsolver.ratrace.players import Player, as_player
 from gridsolver.ratrace.rules import MOVES, Track
 from gridsolver.ratrace.track import format_track, generate_track, parse_track, render_track
+
+if TYPE_CHECKING:
+    from gridsolver.core.film import Film
 
 DEFAULT_TURNS = 10_000
 SEED_PREFIX = "seed/"
@@ -49,6 +60,7 @@ TOURNAMENT = "tournament"
 TOURNAMENT_SEEDS = range(50)
 CUT_SHORT = ("time", "memory", "nodes")  # the controller's `ended` values that are budget stops
 _SEED_NAME = re.compile(r"^-?\d+$")
+SOLUTION_KEYS = ("game_seed", "turns")
 
 Move = tuple[int, int]
 
@@ -126,8 +138,52 @@ class RatRaceGame(Game[Track, Move]):
         return board
 
     def replay(self, board: Track, solution: Any, options: Mapping[str, Any]) -> Replayed[Track]:
-        raise InputError("a rat race result has no solution to replay: a game is played and measured "
-                         "(its result stays unverified); play it again with `gridsolver ratrace solve`")
+        """Play the game of ``solution`` again (no budget): its points are the score.
+
+        ``complete`` is True: a game has no objective to meet, only points.
+        """
+        from gridsolver.ratrace.controller import play_on_track
+
+        game_seed, turns = game_of(solution, options)
+        if turns > options.get("turns", DEFAULT_TURNS):
+            raise InputError(f"the solution plays {turns:,} turns, more than the game's "
+                             f"{options.get('turns', DEFAULT_TURNS):,} (--turns)")
+        player = replay_player(options)
+        self._check_track(board)
+        game = play_on_track(player, board, game_seed, turns)
+        return Replayed(board, game.points, True, game.turns)
+
+    def film(self, board: Track, solution: Any, options: Mapping[str, Any]) -> Film:
+        """The game replayed with the rats counted on sampled turns (every turn of a short game).
+
+        ``options["turns"]`` below the solution's turns shows the game up to that turn.
+        """
+        from gridsolver.ratrace.film import film
+
+        if solution is None:
+            raise InputError("ratrace show: this result holds no game to replay; use the output of "
+                             "`gridsolver ratrace solve --json` (or the track lines of `play --json`), or "
+                             "give a track, the game seed and --player: show seed/1 1 --player forward")
+        game_seed, turns = game_of(solution, options)
+        turns = min(turns, options.get("turns", DEFAULT_TURNS))
+        player = replay_player(options)
+        self._check_track(board)
+        return film(board, player, game_seed, turns)
+
+    def parse_solution(self, text: str) -> Any:
+        """A game as written on the command line: its game seed ``S``, or ``{"game_seed": S, "turns": T}``."""
+        stripped = text.strip()
+        if _SEED_NAME.match(stripped):
+            return {"game_seed": int(stripped)}
+        if stripped.startswith("{"):
+            return super().parse_solution(stripped)
+        raise InputError(f"solution {text!r}: a rat race game is its game seed (a whole number) or "
+                         '{"game_seed": S, "turns": T} as `solve --json` writes it')
+
+    @staticmethod
+    def _check_track(board: Track) -> None:
+        if not board.start_cells:
+            raise InputError("the track has no start cells: there is nowhere to put a rat")
 
     # -- search ------------------------------------------------------------------------------------
     def check_options(self, board: Track, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -144,7 +200,7 @@ class RatRaceGame(Game[Track, Move]):
             raise InputError("the track has no start cells: there is nowhere to put a rat")
         checked: dict[str, Any] = {"turns": turns}
         if options.get("player") is not None:  # required by a game (search), not by `check`
-            checked["player"] = PlayerOption(as_player(options["player"]))
+            checked["player"] = PlayerOption(load_player_option(options["player"]))
         return checked
 
     def search(self, board: Track, budget: Budget, *, seed: int, workers: int, cluster: str | None,
@@ -165,6 +221,7 @@ class RatRaceGame(Game[Track, Move]):
             game=self.name,
             input=label,
             status="played",
+            solution={"game_seed": game_seed, "turns": game.turns},
             score=game.points,
             score_name=self.score_name,
             stopped=game.ended if game.ended in CUT_SHORT else None,
@@ -183,6 +240,66 @@ class RatRaceGame(Game[Track, Move]):
                 "cpu_s": round(game.cpu_s, 4),
             },
         )
+
+
+    def play_unverified(self, board: Track, *, time: float | None = None, memory: float | None = None,
+                        nodes: int | None = None, seed: int = 0, label: str | None = None,
+                        **options: Any) -> Result:
+        """One game as :meth:`solve` plays it, without the replay that verifies it (``verified``
+        stays False): tournaments, where replaying would double the cost of every track.
+
+        ``check`` (or :func:`gridsolver.core.game.verify`) replays such a result later.
+        """
+        budget = make_budget(time, memory, nodes)
+        seed = check_seed(seed)
+        checked = self.check_options(board, options)
+        result = self.search(board, budget, seed=seed, workers=1, cluster=None, progress=None,
+                             label=label or self.label(board), options=checked)
+        result.board = self.format(board)
+        result.options = checked
+        return result
+
+
+def game_of(solution: Any, options: Mapping[str, Any]) -> tuple[int, int]:
+    """(game seed, turns) of a solution ``{"game_seed": S, "turns": T}`` (turns default to the
+    options'); InputError naming what is wrong."""
+    if isinstance(solution, str):
+        solution = GAME.parse_solution(solution)
+    if not isinstance(solution, Mapping):
+        raise InputError(f"solution {solution!r}: a rat race game is {{\"game_seed\": S, \"turns\": T}}")
+    unknown = set(solution) - set(SOLUTION_KEYS)
+    if unknown:
+        raise InputError(f"solution: unknown key(s) {', '.join(sorted(map(str, unknown)))} "
+                         f"(known: {', '.join(SOLUTION_KEYS)})")
+    if "game_seed" not in solution:
+        raise InputError('solution: no "game_seed" (the seed of the game\'s random streams)')
+    game_seed = solution["game_seed"]
+    if isinstance(game_seed, bool) or not isinstance(game_seed, int):
+        raise InputError(f"solution: game_seed {game_seed!r}: expected a whole number")
+    turns = solution.get("turns", options.get("turns", DEFAULT_TURNS))
+    if isinstance(turns, bool) or not isinstance(turns, int) or turns < 0:
+        raise InputError(f"solution: turns {turns!r}: expected a whole number of at least 0")
+    return game_seed, turns
+
+
+def load_player_option(player: Any) -> Player:
+    """The player of a game's options; a name recorded for a Python function is refused clearly."""
+    if isinstance(player, str) and not isinstance(getattr(player, "player", None), Player):
+        if "." in player and ":" not in player and not player.endswith(".py"):
+            raise InputError(f"player {player!r}: not a built-in player nor a file; it looks like the "
+                             "name a game records for a player given as a Python function, which "
+                             "cannot be loaded again by name. Replay such a game in Python with the "
+                             "function itself (ratrace.GAME.check(track, solution, player=fn, turns=N)), "
+                             "or give the player as path/to/file.py:name")
+    return as_player(player)
+
+
+def replay_player(options: Mapping[str, Any]) -> Player:
+    """The player a replay plays (InputError when the options name none)."""
+    if options.get("player") is None:
+        raise InputError("ratrace: replaying a game needs its player (--player NAME|FILE.py:NAME, "
+                         "or player=... in Python; a `solve --json` result holds it in its options)")
+    return load_player_option(options["player"])
 
 
 GAME = RatRaceGame()

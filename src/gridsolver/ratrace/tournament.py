@@ -5,7 +5,10 @@
 is the track of seed ``S + i - 1`` and its game is exactly
 ``GAME.solve(named("seed/<S + i - 1>"), player=..., turns=...)``: every
 track's :class:`~gridsolver.core.result.Result` comes from the shared
-contract. Tracks run on local worker processes or a Dask cluster
+contract, except that it is not replayed (``verified`` stays False:
+replaying would double the cost of a tournament; a track line of ``play
+--json`` holds its game, for ``check`` and ``show``). Tracks run on local
+worker processes or a Dask cluster
 (:func:`~gridsolver.core.parallel.parallel_map`); no numba is imported here.
 """
 
@@ -174,12 +177,12 @@ def play(player: Any, *, tracks: int = DEFAULT_TRACKS, seed: int = 0, turns: int
 
 
 def play_track(job: Job) -> Result:
-    """One track of a tournament (module-level, so workers can run it): the contract's solve."""
+    """One track of a tournament (module-level, so workers can run it): the contract's solve, not replayed."""
     player, seed, turns, time_s, memory_mb, nodes = job
     if isinstance(player, bytes):
         player = _unship(player)
-    return GAME.solve(generate_track(seed), time=time_s, memory=memory_mb, nodes=nodes, seed=0, workers=1,
-                      label=f"{SEED_PREFIX}{seed}", player=player, turns=turns)
+    return GAME.play_unverified(generate_track(seed), time=time_s, memory=memory_mb, nodes=nodes, seed=0,
+                                label=f"{SEED_PREFIX}{seed}", player=player, turns=turns)
 
 
 def _ship(player: Player) -> bytes:
