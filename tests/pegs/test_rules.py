@@ -69,7 +69,7 @@ def test_english_opening_jumps_and_apply():
 @pytest.mark.parametrize("jump,reason", [
     (((3, 3), (1, 3)), "no peg at"),
     (((0, 3), (2, 3)), "not empty"),
-    (((1, 3), (3, 5)), "not a orthogonal jump"),
+    (((1, 3), (3, 5)), "not an orthogonal jump"),
     (((1, 3), (2, 3)), "length two"),
 ])
 def test_illegal_jumps_are_refused_with_a_reason(jump, reason):
