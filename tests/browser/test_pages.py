@@ -16,6 +16,8 @@ import pytest
 from gridsolver.core.film import Film, Frame
 from gridsolver.games import GAMES, game
 
+pytestmark = pytest.mark.browser
+
 # (board, solve options, solve time) per game: small enough to step through every frame.
 SAMPLES: dict[str, tuple[str, dict[str, Any], float]] = {
     "bunny": ("challenge/04", {}, 5.0),

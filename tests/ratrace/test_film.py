@@ -343,3 +343,41 @@ def test_the_film_module_imports_no_numba_until_a_game_plays():
             "assert 'numba' not in sys.modules\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_turn_range_shows_only_those_turns_of_the_same_game(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from gridsolver import ratrace
+    from gridsolver.core.errors import InputError
+    from gridsolver.ratrace.game import GAME as RATRACE
+
+    track = ratrace.named("seed/2")
+    result = ratrace.solve(track, player="colour-score", turns=1000)
+    options = RATRACE.check_options(track, result.options)
+    whole = RATRACE.film(track, result.solution, options)
+    part = RATRACE.film(track, result.solution, options, turn_range="400:600")
+    turns = [frame.counters["turn"] for frame in part.frames]
+    assert turns == list(range(400, 601)) and "turns 400 to 600 shown" in part.title
+    by_turn = {frame.counters["turn"]: frame for frame in whole.frames}
+    for frame in part.frames:  # the same game: where the whole film has the turn, the two agree
+        if frame.counters["turn"] in by_turn:
+            assert frame.counters == by_turn[frame.counters["turn"]].counters
+            assert frame.marks == by_turn[frame.counters["turn"]].marks
+    assert len(part.plots["points"]) == len(part.frames)
+    with pytest.raises(InputError, match="from 900 to 800 is empty"):
+        RATRACE.film(track, result.solution, options, turn_range="900:800")
+    with pytest.raises(InputError, match="expected FROM:TO"):
+        RATRACE.film(track, result.solution, options, turn_range="soon")
+    saved = tmp_path / "s.json"
+    saved.write_text(result.to_json() + "\n")
+    done = subprocess.run([sys.executable, "-m", "gridsolver", "ratrace", "show", str(saved), "--turn-range",
+                           "990:", "--steps"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count(" of 1,000: ") == 11 and "turn 1,000 of 1,000" in done.stdout
+    report = subprocess.run([sys.executable, "-m", "gridsolver", "ratrace", "show", str(saved), "--json",
+                             "-o", str(tmp_path / "r.html"), "--turn-range", "5:9"], capture_output=True,
+                            text=True, timeout=300)
+    assert report.returncode == 0 and json.loads(report.stdout)["steps"] == 4, report.stderr

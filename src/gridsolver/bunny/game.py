@@ -122,7 +122,7 @@ class BunnyGame(Game[Board, str]):
                       board.columns, board.name, simulator.direction)
         return Replayed(final, token_count(program), run.solved, run.steps)
 
-    def film(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Film:
+    def film(self, board: Board, solution: Any, options: Mapping[str, Any], **view: Any) -> Film:
         """The program run token by token: the squares marked so far, the bunny, the token executing."""
         from gridsolver.bunny.film import film
         from gridsolver.bunny.notation import parse_program

@@ -100,7 +100,7 @@ class ClickomaniaGame(ClickomaniaBoards):
         # a solution is played to the end: the cells left when no group is left
         return Replayed(replayed.final, replayed.cells_left, replayed.game_over, len(moves))
 
-    def film(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Film:
+    def film(self, board: Board, solution: Any, options: Mapping[str, Any], **view: Any) -> Film:
         """The clicks frame by frame: the group of the next click outlined, the cells left."""
         from gridsolver.clickomania.film import film
 

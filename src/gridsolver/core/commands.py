@@ -84,14 +84,17 @@ def emit(result: Result, as_json: bool, first: bool = True, show: str | None = N
 
 def game_group(game: Game[Any, Any], help_text: str, *, solve_options: Sequence[Decorator] = (),
                board_options: Sequence[Decorator] = (), board_source: BoardSource | None = None,
-               picture: Callable[[Any, Result], str] | None = None) -> click.Group:
+               picture: Callable[[Any, Result], str] | None = None,
+               show_options: Sequence[Decorator] = ()) -> click.Group:
     """The click group of ``game`` with the shared commands.
 
     ``solve_options`` are click options whose values go to :meth:`Game.solve`
     as game options (None values are left out, so the game's defaults apply).
     ``board_options`` with ``board_source`` add boards made from options
     (e.g. random boards) before the named ones. ``picture(board, result)``
-    is what ``--show`` prints after a result.
+    is what ``--show`` prints after a result. ``show_options`` are the game's
+    own ``show`` options (what to show, not what to play), passed to
+    :meth:`Game.film` as keywords.
     """
 
     @click.group(help=help_text)
@@ -102,7 +105,7 @@ def game_group(game: Game[Any, Any], help_text: str, *, solve_options: Sequence[
     group.add_command(_check_command(game))
     group.add_command(_boards_command(game))
     group.add_command(_format_command(game))
-    group.add_command(_show_command(game, solve_options))
+    group.add_command(_show_command(game, solve_options, show_options))
     return group
 
 
@@ -283,19 +286,23 @@ def _format_command(game: Game[Any, Any]) -> click.Command:
 
 
 # -- show --------------------------------------------------------------------------------------
-def _show_command(game: Game[Any, Any], solve_options: Sequence[Decorator]) -> click.Command:
+def _show_command(game: Game[Any, Any], solve_options: Sequence[Decorator],
+                  show_options: Sequence[Decorator]) -> click.Command:
     option_names: list[str] = []
+    view_names: list[str] = []
 
     def show(**values: Any) -> None:
         options = {name: values.pop(name) for name in option_names}
         options = {k: v for k, v in options.items() if v is not None and v is not False}
-        run_show(game, values, options)
+        view = {name: values.pop(name) for name in view_names}
+        run_show(game, values, options, {k: v for k, v in view.items() if v is not None})
 
     command = show
-    for option in reversed(list(solve_options)):
-        before = set(_param_names(command))
-        command = option(command)
-        option_names.extend(set(_param_names(command)) - before)
+    for names, decorators in ((option_names, solve_options), (view_names, show_options)):
+        for option in reversed(list(decorators)):
+            before = set(_param_names(command))
+            command = option(command)
+            names.extend(set(_param_names(command)) - before)
     command = json_option(command)
     command = click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
                            help="Which result of a file of several (1 = the first).")(command)
@@ -318,7 +325,8 @@ def _show_command(game: Game[Any, Any], solve_options: Sequence[Decorator]) -> c
     return click.command("show", help=doc)(command)
 
 
-def run_show(game: Game[Any, Any], values: dict[str, Any], options: dict[str, Any]) -> None:
+def run_show(game: Game[Any, Any], values: dict[str, Any], options: dict[str, Any],
+             view: dict[str, Any] | None = None) -> None:
     """Build the film of one solution and write the views asked for."""
     import re
 
@@ -327,7 +335,7 @@ def run_show(game: Game[Any, Any], values: dict[str, Any], options: dict[str, An
 
     label, board, solution, options = _show_input(game, values["source"], values["solution"],
                                                   values["index"], options)
-    film = game.film(board, solution, game.check_options(board, options))
+    film = game.film(board, solution, game.check_options(board, options), **(view or {}))
     film.title = f"{film.title} ({label})"  # e.g. "pegs: 31 jumps, 1 peg left (english)"
     written: dict[str, Any] = {"schema": SCHEMA_VERSION, "game": game.name, "input": label,
                                "steps": film.steps}

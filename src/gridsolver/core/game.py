@@ -119,12 +119,14 @@ class Game(ABC, Generic[BoardT, MoveT]):
     def replay(self, board: BoardT, solution: Any, options: Mapping[str, Any]) -> Replayed[BoardT]:
         """Play a solution (in its JSON form) under the rules; InputError on an illegal move."""
 
-    def film(self, board: BoardT, solution: Any, options: Mapping[str, Any]) -> Film:
+    def film(self, board: BoardT, solution: Any, options: Mapping[str, Any], **view: Any) -> Film:
         """The replay of a solution frame by frame, for ``show`` (see :mod:`gridsolver.core.film`).
 
         Built by playing the solution under the rules (``options`` as
         :meth:`check_options` returned them); an illegal step raises an
         InputError naming it, so no picture of an illegal game is ever made.
+        ``view`` holds the game's own ``show`` options (what to show, not
+        what to play), e.g. the rat race's turn range.
         """
         raise InputError(f"{self.name}: no step-by-step view for this game yet")
 

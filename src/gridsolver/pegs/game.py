@@ -122,7 +122,7 @@ class PegsGame(Game[Board, Jump]):
         score = count_moves(jumps) if objective == "moves" else len(jumps)
         return Replayed(final, score, complete, len(jumps))
 
-    def film(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Film:
+    def film(self, board: Board, solution: Any, options: Mapping[str, Any], **view: Any) -> Film:
         """The jumps frame by frame: the jumping, jumped and landing holes highlighted."""
         from gridsolver.pegs.film import film
 

@@ -46,6 +46,11 @@ group = game_group(
                           "In show: the game up to this turn."),
     ],
     picture=picture,
+    show_options=[
+        click.option("--turn-range", "turn_range", metavar="FROM:TO",
+                     help="In show: only these turns (e.g. 2000:3000, sampled afresh); the turns before "
+                          "are played, not shown."),
+    ],
 )
 
 

@@ -52,9 +52,9 @@ def sample_step(turns: int) -> int:
         scale *= 10
 
 
-def sample_turns(turns: int) -> list[int]:
-    """The turns a film shows: 0, step, 2 step, ... and the last turn."""
-    at = list(range(0, turns + 1, sample_step(turns)))
+def sample_turns(turns: int, first: int = 0) -> list[int]:
+    """The turns a film shows: first, first + step, ... and the last turn, ``turns``."""
+    at = list(range(first, turns + 1, sample_step(turns - first)))
     if at[-1] != turns:
         at.append(turns)
     return at
@@ -120,11 +120,13 @@ def _points(n: int) -> str:
     return f"{n:,} point{'s' if n != 1 else ''}"
 
 
-def film(track: Track, player: Player, game_seed: int, turns: int) -> Film:
-    """The game of ``player`` on ``track`` with seed ``game_seed``, ``turns`` turns, sampled."""
+def film(track: Track, player: Player, game_seed: int, turns: int, first: int = 0) -> Film:
+    """The game of ``player`` on ``track`` with seed ``game_seed`` up to turn ``turns``, sampled from
+    turn ``first`` on (the turns before it are played, not shown)."""
     from gridsolver.ratrace.controller import play_sampled
 
-    game, snapshots = play_sampled(player, track, game_seed, turns, sample_turns(turns))
+    game, snapshots = play_sampled(player, track, game_seed, turns, sample_turns(turns, first))
+    snapshots = [s for s in snapshots if s.turn >= first]
     grid, palette, legend = track_cells(track)
     frames = []
     for snap in snapshots:
@@ -139,10 +141,12 @@ def film(track: Track, player: Player, game_seed: int, turns: int) -> Film:
             text += ": fewer than 2 rats alive, the game is over"
         frames.append(Frame(grid, text, {"turn": snap.turn, "rats alive": snap.alive, "points": snap.points},
                             marks=marks))
-    step = sample_step(turns)
+    step = sample_step(turns - first)
     played = (f"{game.turns:,} turns" if game.turns == turns
               else f"{game.turns:,} of {turns:,} turns (the rats died out)")
     sampled = "" if step == 1 else f", a frame every {step:,} turns"
+    if first:
+        sampled += f", turns {first:,} to {turns:,} shown"
     title = f"ratrace: {player.name}, {played}, {_points(game.points)}, game seed {game_seed}{sampled}"
     return Film("ratrace", title, track.height, track.width, palette, legend, frames,
                 plots={"rats alive": [s.alive for s in snapshots], "points": [s.points for s in snapshots]})

@@ -153,10 +153,11 @@ class RatRaceGame(Game[Track, Move]):
         game = play_on_track(player, board, game_seed, turns)
         return Replayed(board, game.points, True, game.turns)
 
-    def film(self, board: Track, solution: Any, options: Mapping[str, Any]) -> Film:
+    def film(self, board: Track, solution: Any, options: Mapping[str, Any], **view: Any) -> Film:
         """The game replayed with the rats counted on sampled turns (every turn of a short game).
 
-        ``options["turns"]`` below the solution's turns shows the game up to that turn.
+        ``options["turns"]`` below the solution's turns shows the game up to that turn;
+        ``turn_range`` (``"FROM:TO"`` or a pair) shows only those turns, sampled afresh.
         """
         from gridsolver.ratrace.film import film
 
@@ -168,7 +169,10 @@ class RatRaceGame(Game[Track, Move]):
         turns = min(turns, options.get("turns", DEFAULT_TURNS))
         player = replay_player(options)
         self._check_track(board)
-        return film(board, player, game_seed, turns)
+        first, last = _turn_range(view.pop("turn_range", None), turns)
+        if view:
+            raise InputError(f"ratrace show: unknown view option(s) {', '.join(sorted(view))}")
+        return film(board, player, game_seed, last, first)
 
     def parse_solution(self, text: str) -> Any:
         """A game as written on the command line: its game seed ``S``, or ``{"game_seed": S, "turns": T}``."""
@@ -300,6 +304,22 @@ def replay_player(options: Mapping[str, Any]) -> Player:
         raise InputError("ratrace: replaying a game needs its player (--player NAME|FILE.py:NAME, "
                          "or player=... in Python; a `solve --json` result holds it in its options)")
     return load_player_option(options["player"])
+
+
+def _turn_range(value: Any, turns: int) -> tuple[int, int]:
+    """(first, last) turn to show: all of ``0:turns`` unless ``value`` (``"FROM:TO"`` or a pair) says."""
+    if value is None:
+        return 0, turns
+    text = value if isinstance(value, str) else ":".join(str(v) for v in value)
+    match = re.fullmatch(r"\s*(\d*)\s*:\s*(\d*)\s*", text)
+    if match is None:
+        raise InputError(f"--turn-range {text!r}: expected FROM:TO, whole numbers (either may be left out)")
+    first = int(match.group(1)) if match.group(1) else 0
+    last = min(int(match.group(2)), turns) if match.group(2) else turns
+    if first > last:
+        raise InputError(f"--turn-range {text!r}: the game shown has turns 0 to {turns:,}; "
+                         f"from {first:,} to {last:,} is empty")
+    return first, last
 
 
 GAME = RatRaceGame()

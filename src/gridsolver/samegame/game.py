@@ -38,7 +38,7 @@ class SameGameGame(ClickomaniaBoards):
         replayed = rules.replay(board, moves, penalty=bool(options.get("penalty", False)))
         return Replayed(replayed.final, replayed.score, replayed.game_over, len(moves))
 
-    def film(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Film:
+    def film(self, board: Board, solution: Any, options: Mapping[str, Any], **view: Any) -> Film:
         """The clicks frame by frame: the group of the next click outlined, the points, the end bonus."""
         from gridsolver.clickomania.film import film
 
