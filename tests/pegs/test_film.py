@@ -66,5 +66,10 @@ def test_show_refuses_an_illegal_jump_a_foreign_result_and_a_missing_solution(tm
     assert other.returncode == 2 and "is a clickomania result, not pegs" in other.stderr
     missing = run("show", "english", cwd=tmp_path)
     assert missing.returncode == 2 and "give the jumps to replay" in missing.stderr
+    newer = tmp_path / "v2.json"
+    newer.write_text(json.dumps({"schema": 2, "game": "pegs", "input": "x", "status": "optimal",
+                                 "solution": [], "score": 0, "board": "o.o"}) + "\n")
+    version = run("show", str(newer), cwd=tmp_path)
+    assert version.returncode == 2 and "result schema 2 is not supported" in version.stderr
     index = run("show", str(tmp_path / "c.json"), "--index", "3", cwd=tmp_path)
     assert index.returncode == 2 and "--index 3" in index.stderr
