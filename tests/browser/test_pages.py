@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from gridsolver.core.film import Film, Frame
+from gridsolver.core.film import Film, Frame, counter_text
 from gridsolver.games import GAMES, game
 
 pytestmark = pytest.mark.browser
@@ -28,22 +28,13 @@ SAMPLES: dict[str, tuple[str, dict[str, Any], float]] = {
 }
 
 
-def _number(value: int | float | str) -> str:
-    """A counter as the page writes it (toLocaleString in en-US)."""
-    if isinstance(value, bool) or isinstance(value, str):
-        return str(value)
-    if isinstance(value, int):
-        return f"{value:,}"
-    return f"{value:,.3f}".rstrip("0").rstrip(".")
-
-
 def expected_state(film: Film, k: int) -> dict[str, Any]:
     frame: Frame = film.frames[k]
     return {
         "frame": k,
         "grid": frame.grid,
         "text": frame.text,
-        "counters": {name: _number(v) for name, v in frame.counters.items()},
+        "counters": {name: counter_text(v) for name, v in frame.counters.items()},
         "highlight": [[i, kind] for i, kind in frame.highlight],
         "marks": [[i, shape, float(v)] for i, shape, v in frame.marks],
         "token": frame.panel_index if 0 <= frame.panel_index < len(film.panel) else -1,

@@ -226,7 +226,7 @@ def terminal_frames(film: Film, colour: bool) -> Iterator[str]:
     for k, frame in enumerate(film.frames):
         lines = [escape(frame.text) if colour else frame.text]
         if frame.counters:
-            counters = "  ".join(f"{name} {_number(value)}" for name, value in frame.counters.items())
+            counters = "  ".join(f"{name} {counter_text(value)}" for name, value in frame.counters.items())
             lines.append(escape(counters) if colour else counters)
         if 0 <= frame.panel_index < len(film.panel):
             lines.append(_panel_line(film.panel, frame.panel_index, colour))
@@ -247,7 +247,7 @@ def terminal_frames(film: Film, colour: bool) -> Iterator[str]:
         yield "\n".join(lines) + ("\n" if k < film.steps else "")
 
 
-def _number(value: int | float | str) -> str:
+def counter_text(value: int | float | str) -> str:
     """A counter as the page writes it: thousands separated, at most 3 decimals."""
     if isinstance(value, bool) or isinstance(value, str):
         return str(value)
