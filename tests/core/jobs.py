@@ -18,3 +18,15 @@ def slow_pid(_: int) -> int:
 
     time.sleep(0.3)
     return os.getpid()
+
+
+def spin_for(seconds: float) -> tuple[int, bool]:
+    """Spin the budget-check kernel for ``seconds``; (stop code, whether this worker heard Ctrl-C)."""
+    import time
+
+    from gridsolver.core import interrupt
+    from gridsolver.core.budget import NO_LIMIT
+    from tests.core.kernels import spin_until
+
+    _, code = spin_until(time.monotonic_ns() + int(seconds * 1e9), NO_LIMIT)
+    return int(code), interrupt.requested()

@@ -28,6 +28,7 @@ from gridsolver.clickomania.kernels.groups import (
 )
 from gridsolver.clickomania.kernels.playout import playout
 from gridsolver.clickomania.rules import Board, Move
+from gridsolver.core import interrupt
 from gridsolver.core.budget import Budget, peak_rss_mb
 from gridsolver.core.result import Result, Stats
 
@@ -88,7 +89,8 @@ def solve_clickomania(board: Board, budget: Budget, label: str = "board") -> Res
     # Phase 1: beams of growing width (anytime: each finished beam may improve the best).
     while best.value > 0:
         value, length, used, done = beam_search(cells, width, height, zob, beam_width, CLEAR, False,
-                                                beam_deadline, budget.node_limit() - nodes, path, 0,
+                                                interrupt.capped(beam_deadline), budget.node_limit() - nodes,
+                                                path, 0,
                                                 ENDGAME_CELLS, ENDGAME_NODES)
         nodes += used
         if length >= 0 and value < best.value:
@@ -99,8 +101,8 @@ def solve_clickomania(board: Board, budget: Budget, label: str = "board") -> Res
     # Phase 2 (small boards): exhaustive branch and bound under the best found so far.
     if small and best.value > 0 and not budget.expired(nodes):
         table = np.zeros(budget.table_slots(8), np.int64)
-        value, length, used, done = exact_search(cells, width, height, zob, table, best.value, deadline,
-                                                 budget.node_limit() - nodes, path)
+        value, length, used, done = exact_search(cells, width, height, zob, table, best.value,
+                                                 budget.deadline_ns(), budget.node_limit() - nodes, path)
         nodes += used
         if length >= 0:
             best = _Best(int(value), path_to_moves(path, length, height))

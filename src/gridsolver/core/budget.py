@@ -17,11 +17,17 @@ from dataclasses import dataclass, field
 
 import psutil
 
+from gridsolver.core import interrupt
 from gridsolver.core.errors import BudgetError
 
 NO_LIMIT = (1 << 62)  # "unbounded" for int64 kernel arguments
 DEFAULT_TIME_S = 60.0
-DEFAULT_MEMORY_MB = 2048.0
+DEFAULT_MEMORY_MB = 2048.0  # a Budget made without a memory figure (tests, internal phases)
+#: A game's default --memory: this share of the memory available when the search starts ...
+AUTO_MEMORY_SHARE = 0.5
+#: ... but never less than this (a machine short of memory still gets a working search).
+AUTO_MEMORY_MIN_MB = 256.0
+AUTO = "auto"  # the default --memory of the games: see default_memory_mb
 
 # Why a kernel stopped early: the codes every game's kernels return (see
 # gridsolver.core.clock.budget_check), and the ``Result.stopped`` word of each.
@@ -71,12 +77,21 @@ class Budget:
         return (time.monotonic_ns() - self.started_ns) / 1e9
 
     def remaining_s(self) -> float | None:
+        """Seconds left (None: no time limit); 0 once Ctrl-C was pressed (see core.interrupt)."""
+        if interrupt.requested():
+            return 0.0
         if self.time_s is None:
             return None
         return max(0.0, self.time_s - self.elapsed_s())
 
     def deadline_ns(self) -> int:
-        """Deadline on the monotonic clock in ns (huge when unlimited), for kernels."""
+        """Deadline on the monotonic clock in ns (huge when unlimited), for kernels.
+
+        After Ctrl-C (see :mod:`gridsolver.core.interrupt`) it is the budget's start: a
+        kernel started then stops at its first clock check, with what it has.
+        """
+        if interrupt.requested():
+            return self.started_ns
         if self.time_s is None:
             return NO_LIMIT
         return self.started_ns + int(self.time_s * 1e9)
@@ -87,6 +102,8 @@ class Budget:
     def expired(self, nodes: int = 0) -> bool:
         """True when the time or the node count has run out."""
         if self.nodes is not None and nodes >= self.nodes:
+            return True
+        if interrupt.requested():
             return True
         return self.time_s is not None and time.monotonic_ns() >= self.deadline_ns()
 
@@ -118,6 +135,18 @@ class Budget:
             )
         slots = 1 << (affordable.bit_length() - 1)
         return min(slots, maximum)
+
+
+def default_memory_mb() -> float:
+    """The memory budget when none is given: half the memory available now, in whole MB.
+
+    Half, not all: the operating system, other programs and this process's own
+    code need the rest, and tables are sized to the budget (they would take
+    every page offered). A fixed figure would be too small on a large machine
+    and too large on a small one.
+    """
+    available = psutil.virtual_memory().available / 2**20
+    return float(max(AUTO_MEMORY_MIN_MB, int(available * AUTO_MEMORY_SHARE)))
 
 
 def _mb(size_bytes: float) -> str:

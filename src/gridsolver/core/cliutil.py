@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
-from gridsolver.core.budget import DEFAULT_MEMORY_MB, DEFAULT_TIME_S
+from gridsolver.core.budget import AUTO, DEFAULT_TIME_S
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -36,7 +36,7 @@ class UserError(click.ClickException):
 
 
 def budget_options(default_time: float | None = DEFAULT_TIME_S,
-                   default_memory: float | None = DEFAULT_MEMORY_MB) -> Callable[[F], F]:
+                   default_memory: float | str | None = AUTO) -> Callable[[F], F]:
     """Add ``--time``, ``--memory`` and ``--nodes``; the command gets ``budget: Budget``.
 
     The budget is per board: :meth:`gridsolver.core.game.Game.solve` makes a fresh one for each.
@@ -45,9 +45,11 @@ def budget_options(default_time: float | None = DEFAULT_TIME_S,
     def decorate(fn: F) -> F:
         fn = click.option("--nodes", type=int, default=None, metavar="N",
                           help="Stop after N search nodes per board.")(fn)
-        fn = click.option("--memory", "memory_mb", type=float, default=default_memory,
-                          show_default=True, metavar="MB",
-                          help="Memory budget per board in MB (tables are sized to it).")(fn)
+        auto = default_memory == AUTO
+        fn = click.option("--memory", "memory_mb", type=float, default=None if auto else default_memory,
+                          show_default=not auto, metavar="MB",
+                          help="Memory budget per board in MB (tables are sized to it)"
+                               + ("; default: half the memory available at the start." if auto else "."))(fn)
         fn = click.option("--time", "time_s", type=float, default=default_time,
                           show_default=True, metavar="S",
                           help="Time budget per board in seconds.")(fn)

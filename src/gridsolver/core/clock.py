@@ -8,6 +8,15 @@ It reads the same clock as :func:`time.monotonic_ns`, so a deadline made by
 A call costs about 25 ns: kernels check it every few hundred nodes, through
 :func:`budget_check`, so every game stops for the same reasons in the same way.
 
+:func:`budget_check` also hears Ctrl-C (see :mod:`gridsolver.core.interrupt`):
+where it reads the clock it asks the interpreter whether a SIGINT arrived
+(``PyOS_InterruptOccurred``), and if one did, stops the kernel as if its
+time were up and sets the signal pending again (``PyErr_SetInterrupt``) so
+that Python's handler still runs once the kernel returns. Both C functions
+need the calling thread to hold the GIL, which every kernel here does (none
+is compiled with ``nogil`` or ``parallel``); a kernel that releases the GIL
+must not call :func:`budget_check`.
+
 This module imports numba; import it only from kernel modules.
 """
 
@@ -21,6 +30,27 @@ from numba.extending import intrinsic
 from gridsolver.core.budget import OUT_OF_NODES, OUT_OF_TIME
 
 _CLOCK_MONOTONIC = 1  # Linux value of CLOCK_MONOTONIC
+
+
+def _export_interrupt_functions() -> None:
+    """Tell LLVM where the interpreter's two signal functions are.
+
+    LLVM's symbol search does not see libpython's exports (``address_of_symbol``
+    gives 0 for them), so kernels calling them would not find the interpreter's
+    own flags. This runs when the module is imported, before any kernel that
+    uses them is compiled or loaded from the cache (every such kernel imports
+    this module).
+    """
+    import ctypes
+
+    import llvmlite.binding as llvm
+
+    for name in ("PyOS_InterruptOccurred", "PyErr_SetInterrupt"):
+        address = ctypes.cast(getattr(ctypes.pythonapi, name), ctypes.c_void_p).value
+        llvm.add_symbol(name, address)
+
+
+_export_interrupt_functions()
 
 
 @intrinsic
@@ -45,6 +75,35 @@ def _clock_gettime_ns(typingctx):  # pragma: no cover - runs inside numba
     return signature, codegen
 
 
+@intrinsic
+def _sigint_arrived(typingctx):  # pragma: no cover - runs inside numba
+    """1 when a SIGINT arrived since Python last looked (it is then left pending again), else 0."""
+    signature = types.int64()
+
+    def codegen(context, builder, sig, args):
+        i32, i64 = ir.IntType(32), ir.IntType(64)
+        module = builder.module
+        occurred = module.globals.get("PyOS_InterruptOccurred")
+        if occurred is None:
+            occurred = ir.Function(module, ir.FunctionType(i32, []), name="PyOS_InterruptOccurred")
+        rearm = module.globals.get("PyErr_SetInterrupt")
+        if rearm is None:
+            rearm = ir.Function(module, ir.FunctionType(ir.VoidType(), []), name="PyErr_SetInterrupt")
+        # PyOS_InterruptOccurred clears the flag it reports: set it again so Python's handler runs.
+        arrived = builder.icmp_signed("!=", builder.call(occurred, []), ir.Constant(i32, 0))
+        with builder.if_then(arrived, likely=False):
+            builder.call(rearm, [])
+        return builder.zext(arrived, i64)
+
+    return signature, codegen
+
+
+@njit(cache=True, inline="always")
+def sigint_arrived() -> bool:
+    """Whether Ctrl-C was pressed (the signal stays pending for Python; call it with the GIL held)."""
+    return _sigint_arrived() != 0
+
+
 @njit(cache=True, inline="always")
 def monotonic_ns() -> int:
     """Nanoseconds on the monotonic clock (same as ``time.monotonic_ns()``)."""
@@ -52,9 +111,16 @@ def monotonic_ns() -> int:
 
 
 @njit(cache=True, inline="always")
+def time_remains(deadline_ns: int) -> bool:
+    """Before the deadline and no Ctrl-C: for kernels that read the clock themselves."""
+    return monotonic_ns() < deadline_ns and not sigint_arrived()
+
+
+@njit(cache=True, inline="always")
 def budget_check(nodes: int, node_limit: int, deadline_ns: int, clock_every: int) -> int:
     """0 while a search may go on; :data:`~gridsolver.core.budget.OUT_OF_NODES` once ``nodes``
-    reached ``node_limit``; :data:`~gridsolver.core.budget.OUT_OF_TIME` once the deadline passed.
+    reached ``node_limit``; :data:`~gridsolver.core.budget.OUT_OF_TIME` once the deadline passed
+    or Ctrl-C was pressed (Python then tells the two apart: see :mod:`gridsolver.core.interrupt`).
 
     The clock is read only when ``nodes`` is a multiple of ``clock_every`` (a power of two), so
     the check costs one comparison on most nodes. A kernel whose count grows by more than one
@@ -62,6 +128,6 @@ def budget_check(nodes: int, node_limit: int, deadline_ns: int, clock_every: int
     """
     if nodes >= node_limit:
         return OUT_OF_NODES
-    if (nodes & (clock_every - 1)) == 0 and monotonic_ns() >= deadline_ns:
+    if (nodes & (clock_every - 1)) == 0 and (monotonic_ns() >= deadline_ns or sigint_arrived()):
         return OUT_OF_TIME
     return 0

@@ -30,6 +30,7 @@ from typing import Any
 
 import click
 
+from gridsolver.core import interrupt
 from gridsolver.core.boards import BoardText, read_source, split_boards
 from gridsolver.core.cliutil import (
     EXIT_BAD_INPUT,
@@ -62,6 +63,10 @@ BoardSource = Callable[..., list[BoardText]]
 
 SHARED_SOLVE_PARAMS = ("boards", "time_s", "memory_mb", "nodes", "seed", "workers", "cluster", "as_json",
                        "show")
+
+
+def label_of(result: Result) -> str:
+    return result.input or "the board"
 
 
 def exit_code(results: Sequence[Result]) -> int:
@@ -160,7 +165,8 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
     for board in boards:  # option errors (e.g. a finish hole not on the board) before any search
         game.check_options(board, options)
     results: list[Result] = []
-    with progress(len(boards), f"{game.name} solve") as bar:
+    # Ctrl-C stops the board being solved, which still prints its best; later boards are not started.
+    with interrupt.catching(), progress(len(boards), f"{game.name} solve") as bar:
         for text, board in zip(texts, boards, strict=True):
             result = game.solve(board, time=shared["time_s"], memory=shared["memory_mb"],
                                 nodes=shared["nodes"], seed=shared["seed"], workers=shared["workers"],
@@ -171,6 +177,11 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
             emit(result, shared["as_json"], first=not results, show=shown)
             results.append(result)
             bar.advance()
+            if interrupt.requested():
+                left = len(boards) - len(results)
+                click.echo(f"gridsolver: interrupted: {label_of(result)} stopped with its best so far"
+                           + (f"; {left} board(s) not started" if left else ""), err=True)
+                raise SystemExit(EXIT_INTERRUPTED)
     raise SystemExit(exit_code(results))
 
 

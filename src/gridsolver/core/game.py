@@ -30,8 +30,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from gridsolver.core import interrupt
 from gridsolver.core.boards import STDIN, BoardText, load_boards, split_boards
-from gridsolver.core.budget import DEFAULT_MEMORY_MB, DEFAULT_TIME_S, NO_LIMIT, Budget
+from gridsolver.core.budget import AUTO, DEFAULT_TIME_S, NO_LIMIT, Budget, default_memory_mb
 from gridsolver.core.errors import InputError
 from gridsolver.core.result import Result
 
@@ -40,6 +41,9 @@ if TYPE_CHECKING:
 
 BoardT = TypeVar("BoardT")
 MoveT = TypeVar("MoveT")
+
+#: Statuses that a longer search might have improved on (an interrupted one says so in ``stopped``).
+UNPROVED = ("best-found", "not-found")
 
 #: A callable that hears short progress notes ("k = 12 tokens ruled out").
 Progress = Callable[[str], None]
@@ -83,7 +87,8 @@ class Game(ABC, Generic[BoardT, MoveT]):
     comment: ClassVar[str | None] = "#"
     #: defaults of the budget options for this game's ``solve``
     default_time: ClassVar[float | None] = DEFAULT_TIME_S
-    default_memory: ClassVar[float | None] = DEFAULT_MEMORY_MB
+    #: "auto": half the memory available when a search starts (core.budget.default_memory_mb)
+    default_memory: ClassVar[float | str | None] = AUTO
     #: worker processes a solve uses by default (None: every core)
     default_workers: ClassVar[int | None] = 1
     #: the class of this game's boards, so the API can refuse anything else with a clear message
@@ -205,7 +210,8 @@ class Game(ABC, Generic[BoardT, MoveT]):
               **options: Any) -> Result:
         """Search ``board`` within the budget and return a replay-verified result.
 
-        ``time`` (seconds) and ``memory`` (MB) default to the game's defaults;
+        ``time`` (seconds) and ``memory`` (MB) default to the game's defaults
+        (memory: half of what the machine has available at the start);
         game-specific options (e.g. ``objective`` for pegs) go in ``options``.
         """
         if not isinstance(board, self.board_type):
@@ -213,12 +219,14 @@ class Game(ABC, Generic[BoardT, MoveT]):
             raise InputError(f"{self.name}.solve: expected a {kind} (from {self.name}.named/read/load), "
                              f"got {type(board).__name__}")
         budget = make_budget(self.default_time if time is None else time,
-                             self.default_memory if memory is None else memory, nodes)
+                             resolve_memory(self.default_memory if memory is None else memory), nodes)
         seed = check_seed(seed)
         count = check_workers(self.default_workers if workers is None else workers)
         checked = self.check_options(board, options)
         result = self.search(board, budget, seed=seed, workers=count, cluster=cluster, progress=progress,
                              label=label or self.label(board), options=checked)
+        if interrupt.requested() and (result.stopped is not None or result.status in UNPROVED):
+            result.stopped = "interrupted"  # the search saw its budget spent: it was Ctrl-C
         result.board = self.format(board)
         result.options = checked
         verify(self, board, result)
@@ -287,6 +295,11 @@ def make_budget(time_s: float | None, memory_mb: float | None, nodes: int | None
     if nodes is not None and not (whole and 0 < nodes <= NO_LIMIT):
         raise InputError(f"--nodes {nodes!r}: expected a whole number from 1 to 2^62")
     return Budget(time_s=time_s, memory_mb=memory_mb, nodes=nodes)
+
+
+def resolve_memory(memory_mb: float | str | None) -> float | None:
+    """A memory figure in MB: ``"auto"`` becomes half the memory available now."""
+    return default_memory_mb() if memory_mb == AUTO else memory_mb  # type: ignore[return-value]
 
 
 def machine_memory_mb() -> float:

@@ -14,9 +14,13 @@ runs a progress thread or a numba thread pool can deadlock the child.
 from __future__ import annotations
 
 import os
+import re
+import signal
+import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from gridsolver.core import interrupt
 from gridsolver.core.errors import InputError
 from gridsolver.core.progress import progress
 
@@ -42,6 +46,13 @@ def parallel_map(
 
     ``on_result(index, result)`` is called as each result arrives (in completion
     order), e.g. to print results early.
+
+    Ctrl-C (see :mod:`gridsolver.core.interrupt`): each task runs inside
+    ``interrupt.catching(hard=False)`` in its worker, so a running search returns
+    its best. Inside a command's ``interrupt.catching()`` the map passes the
+    request on to its workers, waits a moment for the running items, and returns
+    normally if every item finished; otherwise it raises
+    :class:`~gridsolver.core.interrupt.Interrupted` holding the finished ones.
     """
     items = list(items)
     if workers is not None and workers < 1:
@@ -51,14 +62,32 @@ def parallel_map(
             return _dask_map(fn, items, cluster, bar, on_result)
         count = workers or default_workers()  # the pool's size, whatever this map's length
         if count <= 1 or len(items) <= 1:
-            results = []
-            for i, item in enumerate(items):
-                results.append(fn(item))
-                if on_result:
-                    on_result(i, results[-1])
-                bar.advance()
-            return results
+            return _local_map(fn, items, bar, on_result)
         return _process_map(fn, items, count, bar, on_result)
+
+
+def _local_map(fn, items, bar, on_result):
+    """The map in this process, one item after another; Ctrl-C ends it after the running item."""
+    results = []
+    for i, item in enumerate(items):
+        if interrupt.requested() and i > 0:
+            raise interrupt.Interrupted(dict(enumerate(results)))
+        results.append(fn(item))
+        if on_result:
+            on_result(i, results[-1])
+        bar.advance()
+    return results
+
+
+class _Task:
+    """``fn`` run in a worker under ``interrupt.catching(hard=False)`` (module level: it is pickled)."""
+
+    def __init__(self, fn: Callable[[T], R]) -> None:
+        self.fn = fn
+
+    def __call__(self, item: T) -> R:
+        with interrupt.catching(hard=False):
+            return self.fn(item)
 
 
 # Workers idle this long exit (loky's default is 10 s, short enough to lose them between two boards).
@@ -90,22 +119,47 @@ def _executor(count: int):
     """
     from loky import get_reusable_executor
 
-    return get_reusable_executor(max_workers=count, timeout=IDLE_TIMEOUT_S)
+    return get_reusable_executor(max_workers=count, timeout=IDLE_TIMEOUT_S, initializer=_ignore_sigint)
+
+
+def _ignore_sigint() -> None:
+    """Workers ignore Ctrl-C between tasks (a task listens: see :class:`_Task`), so an idle worker
+    does not die of it and take the pool's running tasks down with it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: How long a map waits, after Ctrl-C, for running items to return their best.
+WIND_DOWN_S = 0.6
+_POLL_S = 0.1  # how often a waiting map looks whether Ctrl-C was pressed
 
 
 def _process_map(fn, items, count, bar, on_result):
-    from concurrent.futures import as_completed
+    from concurrent.futures import FIRST_COMPLETED, wait
 
     results: list = [None] * len(items)
+    done: dict[int, object] = {}
     executor = _executor(count)
-    futures = {executor.submit(fn, item): i for i, item in enumerate(items)}
+    task = _Task(fn)
+    futures = {executor.submit(task, item): i for i, item in enumerate(items)}
+    pending = set(futures)
+    wind_down_until = None
     try:
-        for future in as_completed(futures):
-            i = futures[future]
-            results[i] = future.result()
-            if on_result:
-                on_result(i, results[i])
-            bar.advance()
+        while pending:
+            finished, pending = wait(pending, timeout=_POLL_S, return_when=FIRST_COMPLETED)
+            for future in finished:
+                i = futures[future]
+                results[i] = done[i] = future.result()
+                if on_result:
+                    on_result(i, results[i])
+                bar.advance()
+            if interrupt.requested() and pending:
+                if wind_down_until is None:
+                    _forward_sigint()
+                    for future in pending:
+                        future.cancel()  # the ones not started yet never will be
+                    wind_down_until = time.monotonic() + WIND_DOWN_S
+                elif time.monotonic() >= wind_down_until:
+                    raise interrupt.Interrupted(done)
     except BaseException:
         # a failed or interrupted map leaves no half-finished work behind for the next one:
         # stop its workers now; the next map gets a fresh executor from loky
@@ -116,27 +170,63 @@ def _process_map(fn, items, count, bar, on_result):
     return results
 
 
+def _forward_sigint() -> None:
+    """Pass Ctrl-C on to this process's workers (a terminal's Ctrl-C reaches them anyway;
+    ``kill -INT`` of this process alone does not)."""
+    import psutil
+
+    for child in psutil.Process().children(recursive=True):
+        try:
+            child.send_signal(signal.SIGINT)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            pass
+
+
+#: Cluster addresses as Dask writes them: scheme://host:port.
+_CLUSTER_ADDRESS = re.compile(r"^(tcp|tls|ws|wss)://[^\s/:]+(:\d{1,5})?/?$")
+CONNECT_TIMEOUT_S = 5
+
+
+def check_cluster_address(address: str) -> str:
+    """The address if it reads like a Dask scheduler's, else an InputError saying what one looks like."""
+    if not _CLUSTER_ADDRESS.match(address):
+        raise InputError(f"--cluster {address!r}: expected a Dask scheduler address such as tcp://HOST:8786")
+    return address
+
+
 def _dask_map(fn, items, address, bar, on_result):
+    check_cluster_address(address)
     try:
-        from dask.distributed import Client, as_completed
+        from dask.distributed import Client
     except ImportError:
         raise InputError(
             "--cluster needs Dask: pip install 'gridsolver[cluster]'"
         ) from None
     try:
-        client = Client(address, timeout="10s")
-    except (OSError, TimeoutError) as exc:
-        raise InputError(f"--cluster {address}: cannot connect ({exc})") from None
+        client = Client(address, timeout=f"{CONNECT_TIMEOUT_S}s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise InputError(f"--cluster {address}: cannot connect within {CONNECT_TIMEOUT_S} s "
+                         f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
     try:
-        futures = client.map(fn, items, pure=False)
+        futures = client.map(_Task(fn), items, pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
         results: list = [None] * len(items)
-        for future in as_completed(futures):
-            i = index[future.key]
-            results[i] = future.result()
-            if on_result:
-                on_result(i, results[i])
-            bar.advance()
+        done: dict[int, object] = {}
+        pending = set(futures)
+        while pending:
+            finished = {future for future in pending if future.done()}
+            pending -= finished
+            if not finished:
+                time.sleep(_POLL_S)
+            for future in finished:
+                i = index[future.key]
+                results[i] = done[i] = future.result()
+                if on_result:
+                    on_result(i, results[i])
+                bar.advance()
+            if interrupt.requested() and pending:
+                client.cancel(list(pending))  # remote workers hear no Ctrl-C: their tasks are dropped
+                raise interrupt.Interrupted(done)
         return results
     finally:
         client.close()

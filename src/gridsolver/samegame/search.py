@@ -36,6 +36,7 @@ from gridsolver.clickomania.kernels.groups import (
 )
 from gridsolver.clickomania.rules import Board, Move
 from gridsolver.clickomania.search import stopped_by
+from gridsolver.core import interrupt
 from gridsolver.core.budget import Budget, peak_rss_mb
 from gridsolver.core.errors import InputError
 from gridsolver.core.result import Result, Stats
@@ -199,9 +200,10 @@ def samegame_worker(task: SameGameTask) -> Outcome:
         playouts = MC_BEAM_PLAYOUTS if task.method == "mcbeam" else 0
         beam_width = MC_BEAM_START if task.method == "mcbeam" else PLAIN_BEAM_START
         seed_kernels(task.seed % 2**31)
-        while time.monotonic_ns() < task.deadline_ns and nodes < task.node_limit:
+        while interrupt.time_left(task.deadline_ns) and nodes < task.node_limit:
             value, length, used, done = beam_search(cells, width, height, zob, beam_width, SCORE,
-                                                    task.penalty, task.deadline_ns, task.node_limit - nodes,
+                                                    task.penalty, interrupt.capped(task.deadline_ns),
+                                                    task.node_limit - nodes,
                                                     path, playouts)
             nodes += used
             if length >= 0 and -value > best_points:
@@ -214,7 +216,8 @@ def samegame_worker(task: SameGameTask) -> Outcome:
         deadline = min(task.deadline_ns, time.monotonic_ns() + task.rate_ns)
         state = nrpa_state(n, NRPA_LEVEL)
         points, length, nodes = nrpa_run(cells, width, height, NRPA_LEVEL, NRPA_ITERATIONS, task.penalty,
-                                         task.seed % 2**31, deadline, task.node_limit, path, task.tabu,
+                                         task.seed % 2**31, interrupt.capped(deadline), task.node_limit, path,
+                                         task.tabu,
                                          *state, False)
         if length > 0:
             how = f"rating run of tabu colour {task.tabu} (nrpa level {NRPA_LEVEL})"
@@ -230,7 +233,8 @@ def samegame_worker(task: SameGameTask) -> Outcome:
             state = nrpa_state(n, NRPA_LEVEL) if task.resume is None else task.resume
             limit = (task.node_limit - nodes) // share
             run_points, length, used = nrpa_run(cells, width, height, NRPA_LEVEL, NRPA_ITERATIONS,
-                                                task.penalty, seed, deadline, limit, path, task.tabu,
+                                                task.penalty, seed, interrupt.capped(deadline), limit, path,
+                                                task.tabu,
                                                 *state, task.resume is not None)
             nodes += used
             if length > 0 and run_points > points:
@@ -240,7 +244,8 @@ def samegame_worker(task: SameGameTask) -> Outcome:
                     how += ", going on from its rating run"
         if len(best_seq) > 0:
             polished, polished_seq, used = polish_ending(cells, width, height, best_seq, task.penalty,
-                                                         task.deadline_ns, task.node_limit - nodes,
+                                                         interrupt.capped(task.deadline_ns),
+                                                         task.node_limit - nodes,
                                                          task.memory_bytes)
             nodes += used
             if polished > points:
@@ -249,9 +254,9 @@ def samegame_worker(task: SameGameTask) -> Outcome:
             best_points, best_moves = int(points), path_to_moves(best_seq, len(best_seq), height)
     else:
         seed = task.seed
-        while time.monotonic_ns() < task.deadline_ns and nodes < task.node_limit:
+        while interrupt.time_left(task.deadline_ns) and nodes < task.node_limit:
             points, length, playouts = nmcs(cells, width, height, 2, task.penalty, seed % 2**31,
-                                            task.deadline_ns, path)
+                                            interrupt.capped(task.deadline_ns), path)
             nodes += playouts
             if points > best_points:
                 best_points, best_moves = int(points), path_to_moves(path, length, height)
@@ -302,6 +307,8 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
             unused.remove(resume)
         tasks.append(replace(task, seed=seed + 7919 * (len(rated) + i), tabu=colour, node_limit=left,
                              runs=1 if rated else NRPA_RUNS, resume=resume[1].nrpa_state if resume else None))
+    if interrupt.requested():  # Ctrl-C while rating: the runs start at their deadline and return at once
+        tasks = [replace(t, deadline_ns=budget.deadline_ns()) for t in tasks]
     outcomes = parallel_map(samegame_worker, tasks, workers=workers, cluster=cluster,
                             label=f"samegame {label}")
     points, moves, _, how, _ = max(outcomes + [run for _, run in rated], key=lambda o: o.points)

@@ -7,7 +7,7 @@ from numba import njit
 
 from gridsolver.clickomania.kernels.groups import EMPTY, MAX_COLOURS_CODE, legal_moves, remove_at
 from gridsolver.clickomania.kernels.playout import playout, terminal_bonus
-from gridsolver.core.clock import monotonic_ns
+from gridsolver.core.clock import time_remains
 
 
 @njit(cache=True)
@@ -39,7 +39,7 @@ def _nested_loop(start, width, height, level, penalty, deadline_ns, best_seq):
         k = legal_moves(state, width, height, label, sizes, reps, stack, moves, msizes)
         if k == 0:
             break
-        if monotonic_ns() < deadline_ns:
+        if time_remains(deadline_ns):
             for m in range(k):
                 child[:] = state
                 remove_at(child, width, height, moves[m], stack)
@@ -57,7 +57,7 @@ def _nested_loop(start, width, height, level, penalty, deadline_ns, best_seq):
                     best_seq[played] = moves[m]
                     best_seq[played + 1:played + 1 + length] = trial[:length]
                     best_len = played + 1 + length
-                if monotonic_ns() >= deadline_ns:
+                if not time_remains(deadline_ns):
                     break
         if played >= best_len:
             # no whole game recorded yet (out of time at once): play the first move
@@ -97,7 +97,7 @@ def _level_one(start, width, height, penalty, deadline_ns, best_seq):
         k = legal_moves(state, width, height, label, sizes, reps, stack, moves, msizes)
         if k == 0:
             break
-        if monotonic_ns() < deadline_ns:
+        if time_remains(deadline_ns):
             for m in range(k):
                 child[:] = state
                 remove_at(child, width, height, moves[m], stack)
