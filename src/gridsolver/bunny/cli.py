@@ -10,6 +10,8 @@ import json
 import click
 
 from gridsolver.bunny.game import CHALLENGE, CHALLENGE_FILES, GAME, picture
+from gridsolver.bunny.generate import MIN_SQUARES
+from gridsolver.bunny.rules import MAX_SQUARES
 from gridsolver.core.cliutil import json_option, seed_option, workers_options
 from gridsolver.core.commands import game_group
 
@@ -87,11 +89,14 @@ def bench(time_s: float, memory_mb: float, as_json: bool, workers: int | None, c
     times of parallel boards share the machine).
     """
     from gridsolver.bunny.challenge import challenge_job
+    from gridsolver.core.game import check_workers, make_budget
     from gridsolver.core.parallel import parallel_map
 
+    make_budget(time_s, memory_mb, None)  # refused here, not in the first worker
+    count = 1 if workers is None else check_workers(workers)
     boards = [text for text, _ in _load((CHALLENGE,))]
     jobs = [(text.text, name, time_s, memory_mb) for text, name in zip(boards, CHALLENGE_FILES, strict=True)]
-    rows = parallel_map(challenge_job, jobs, workers=workers or 1, cluster=cluster, label="challenge")
+    rows = parallel_map(challenge_job, jobs, workers=count, cluster=cluster, label="challenge")
     if as_json:
         for row in rows:
             click.echo(json.dumps(row, separators=(",", ":")))
@@ -111,7 +116,8 @@ def bench(time_s: float, memory_mb: float, as_json: bool, workers: int | None, c
 
 @group.command("random")
 @seed_option
-@click.option("--squares", type=int, default=100, show_default=True, help="Squares on the board.")
+@click.option("--squares", type=int, default=100, show_default=True,
+              help=f"Squares on each board ({MIN_SQUARES} to {MAX_SQUARES}, the most a bunny board has).")
 @click.option("--count", type=click.IntRange(1, 1000), default=1, show_default=True,
               help="Boards to make (seeds SEED, SEED+1, ...), separated by blank lines.")
 @json_option

@@ -21,10 +21,15 @@ from typing import Any
 
 from gridsolver.bunny.notation import format_program
 from gridsolver.bunny.rules import DIRECTION_NAMES, Board, Loop, Program, Simulator, format_board, token_count
+from gridsolver.core.errors import InputError
 from gridsolver.core.film import Film, Frame
 
 #: Most executed tokens shown one frame each; longer runs are sampled evenly.
 MAX_STEPS = 5_000
+#: Most tokens a filmed run executes one by one (cycles the rules skip do not count). A film shows
+#: every token, so it cannot take shortcuts through repeated loop runs as ``run`` and ``check`` do;
+#: past this, ``show`` refuses the program rather than work for minutes.
+MAX_EXECUTED = 2_000_000
 
 NOT_MARKED, MARKED_AT_START, MARKED, NO_SQUARE = "#", "O", "x", " "
 PALETTE = {NOT_MARKED: "#d9d9d9", MARKED_AT_START: "#a6dba0", MARKED: "#1b9e77", NO_SQUARE: ""}
@@ -85,7 +90,7 @@ class _Trace(Simulator):
     """The rules' simulator, noting the executed tokens ``keep`` says to keep (all when None)."""
 
     def __init__(self, board: Board, cells: list[str], keep: Callable[[int], bool] | None = None) -> None:
-        super().__init__(board)
+        super().__init__(board, remember=False)  # every executed token is a frame: no shortcuts
         self.cells = cells
         self.keep = keep
         self.executed = 0
@@ -94,6 +99,9 @@ class _Trace(Simulator):
         self.skipped = 0
 
     def _step(self, token: str) -> None:
+        if self.executed >= MAX_EXECUTED:
+            raise InputError(f"show: the program executes more than {MAX_EXECUTED:,} tokens one by one "
+                             "(loops repeat without a cycle to skip); run or check it instead")
         self.skipped += self.steps - self.last_steps
         square, marks = self.square, len(self.marked)
         try:

@@ -17,6 +17,7 @@ from gridsolver.bunny.rules import (
     facing_east,
     format_board,
     parse_board,
+    shown,
     token_count,
 )
 from gridsolver.core.boards import BoardText, read_package_text
@@ -114,7 +115,7 @@ class BunnyGame(Game[Board, str]):
         from gridsolver.bunny.notation import parse_program
 
         if not isinstance(solution, str):
-            raise InputError(f"solution {solution!r}: expected a program such as 'LOOP{{F L}}'")
+            raise InputError(f"solution {shown(solution)}: expected a program such as 'LOOP{{F L}}'")
         program = parse_program(solution)
         simulator = Simulator(board)
         run = simulator.run(program)
@@ -131,7 +132,7 @@ class BunnyGame(Game[Board, str]):
             raise InputError("bunny show: give the program to replay, e.g. 'LOOP{F L}' "
                              "(or a solve --json result that has one)")
         if not isinstance(solution, str):
-            raise InputError(f"solution {solution!r}: expected a program such as 'LOOP{{F L}}'")
+            raise InputError(f"solution {shown(solution)}: expected a program such as 'LOOP{{F L}}'")
         return film(board, parse_program(solution), options)
 
     # -- search ------------------------------------------------------------------------------------

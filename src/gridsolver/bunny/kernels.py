@@ -38,8 +38,21 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 @njit(cache=True)
 def _expired(limits, stats):
-    """``limits`` = (deadline on the monotonic clock in ns, node limit); ``stats[0]`` counts nodes."""
-    return budget_check(stats[0], limits[1], limits[0], 1024) != 0
+    """Whether the budget is spent; ``stats[0]`` counts nodes.
+
+    ``limits`` = (deadline on the monotonic clock in ns, node limit, nodes between clock
+    readings, node count of the next reading). A node costs up to 4 x squares x words word
+    operations, milliseconds on a board of thousands of squares, so the search sets the
+    interval from the board; and the top-level search adds many nodes at once, so the clock is
+    read once the count has passed the next reading, not at exact multiples. A two-entry
+    ``limits`` reads the clock every 1,024 nodes.
+    """
+    if limits.shape[0] < 4:
+        return budget_check(stats[0], limits[1], limits[0], 1024) != 0
+    if stats[0] < limits[3] and stats[0] < limits[1]:
+        return False
+    limits[3] = stats[0] + limits[2]
+    return budget_check(stats[0], limits[1], limits[0], 1) != 0
 
 
 @njit(cache=True)

@@ -22,6 +22,15 @@ START_DIRECTION = EAST
 START, UNMARKED, MARKED, EMPTY = "S", "#", "O", "."
 ALPHABET = (START, UNMARKED, MARKED, EMPTY, " ")
 
+#: The most squares a board may have. The exact search stores, per library fragment, an end state
+#: and a visited bitset for each of the 4 x n states: 4n (4 + 8 ceil(n / 64)) bytes, 8 MB at 4,000
+#: squares, so even its smallest library (8 fragments, 65 MB) fits a modest --memory; the kernels
+#: read the clock every few ms of work (search.clock_interval), so --time holds at this size too.
+MAX_SQUARES = 4000
+#: The most cells a board may span, rows x longest row, gaps included: pictures and ``show`` frames
+#: draw every cell. Four per square allows boards a quarter full, as sparse as random boards get.
+MAX_CELLS = 4 * MAX_SQUARES
+
 
 @dataclass(frozen=True)
 class Loop:
@@ -107,11 +116,12 @@ def parse_board(board: BoardText) -> Board:
     if rows and rows[0].strip().lower().startswith(FACING):
         word = rows[0].strip()[len(FACING):].strip().lower()
         if word not in DIRECTION_NAMES:
-            raise board.error(f"facing {word!r}: expected one of {', '.join(DIRECTION_NAMES)}", 0)
+            raise board.error(f"facing {shown(word)}: expected one of {', '.join(DIRECTION_NAMES)}", 0)
         direction = DIRECTION_NAMES.index(word)
         board = BoardText(board.source, rows[1:], board.first_line + 1, board.index, board.count)
         if not board.rows:
             raise board.error("no board after the 'facing:' line")
+    check_size(board)
     for r, row in enumerate(board.rows):
         for c, ch in enumerate(row):
             if ch in (EMPTY, " "):
@@ -132,6 +142,35 @@ def parse_board(board: BoardText) -> Board:
     columns = max((len(row) for row in board.rows), default=0)
     return Board(tuple(squares), frozenset(premarked), start, len(board.rows), columns, board.label,
                  direction)
+
+
+def check_size(board: BoardText) -> None:
+    """Refuse a board past :data:`MAX_CELLS` or :data:`MAX_SQUARES` before anything is built from it.
+
+    Only string lengths and counts are taken, so a 10 MB row is refused at once.
+    """
+    rows = board.rows
+    if len(rows) > MAX_CELLS:
+        raise board.error(f"board has {len(rows):,} rows; bunny boards span at most {MAX_CELLS:,} cells "
+                          "(rows x longest row)")
+    for r, row in enumerate(rows):
+        if len(row) > MAX_CELLS:
+            raise board.error(f"a row of {len(row):,} characters; bunny boards span at most "
+                              f"{MAX_CELLS:,} cells (rows x longest row)", r)
+    width = max((len(row) for row in rows), default=0)
+    squares = sum(row.count(START) + row.count(UNMARKED) + row.count(MARKED) for row in rows)
+    if squares > MAX_SQUARES:
+        raise board.error(f"board is {len(rows)}x{width} ({squares:,} squares); bunny boards have at most "
+                          f"{MAX_SQUARES:,} squares")
+    if len(rows) * width > MAX_CELLS:
+        raise board.error(f"board is {len(rows)}x{width} ({len(rows) * width:,} cells, gaps included); "
+                          f"bunny boards span at most {MAX_CELLS:,} cells (rows x longest row)")
+
+
+def shown(value: object, limit: int = 50) -> str:
+    """``repr(value)``, cut to ``limit`` characters: a message naming a huge value stays one short line."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def board_from_text(text: str, name: str = "<string>") -> Board:
@@ -206,9 +245,16 @@ class Simulator:
     without marking anything new is periodic from then on, so the remaining
     iterations are skipped in whole cycles (an unbounded one is endless):
     huge counts never hang.
+
+    With ``remember``, a loop that starts again from a (position, direction)
+    with as many squares marked as an earlier run of it that marked nothing
+    (marks only grow, so the same count is the same squares) runs the same
+    way again: its end and its steps are taken from that run. Without it,
+    loops nested with small counts (``LOOP(3){LOOP(3){...}}``, a hundred
+    deep) would take 3^100 iterations.
     """
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, remember: bool = True) -> None:
         self.board = board
         self.marked = set(board.premarked) | {board.start}
         self.order: list[int] = []
@@ -217,6 +263,9 @@ class Simulator:
         self.steps = 0
         self.endless = False
         self.total = board.size
+        # (loop, square, direction, marks) -> (square, direction, steps) of a run that marked nothing
+        self.remembered: dict[tuple[int, int, int, int], tuple[int, int, int]] | None = (
+            {} if remember else None)
 
     def run(self, program: Program) -> Run:
         try:
@@ -254,6 +303,21 @@ class Simulator:
             raise ValueError(f"unknown token {token!r}")
 
     def _loop(self, loop: Loop) -> None:
+        if self.remembered is None:
+            self._iterate(loop)
+            return
+        key = (id(loop), self.square, self.direction, len(self.marked))
+        known = self.remembered.get(key)
+        if known is not None:
+            self.square, self.direction, steps = known
+            self.steps += steps
+            return
+        before = self.steps
+        self._iterate(loop)
+        if not self.endless and len(self.marked) == key[3]:
+            self.remembered[key] = (self.square, self.direction, self.steps - before)
+
+    def _iterate(self, loop: Loop) -> None:
         seen: dict[tuple[int, int], tuple[int, int]] = {}  # state -> (iteration, steps)
         marks = len(self.marked)
         done = 0

@@ -290,7 +290,7 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
     capacity = max(8, min(1 << 30, int((budget.memory_bytes() or 8 << 30) * 0.6)
                              // Library.bytes_per_entry(board)))
     lib = Library(board, capacity)
-    limits = np.array([budget.deadline_ns(), budget.node_limit()], np.int64)
+    limits = np.array([budget.deadline_ns(), budget.node_limit(), clock_interval(board), 0], np.int64)
     stats = np.zeros(4, np.int64)
     start = _Start(board, limit)
     exhausted = 0
@@ -299,8 +299,10 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
     for k in range(1, fallback.tokens):
         status = K.DONE
         while lib.top < k - 2 and status == K.DONE:  # programs of k tokens need levels up to k - 2
+            limits[0] = budget.deadline_ns()  # read afresh: it moves to the start on Ctrl-C
             status = lib.build_next(limits, count_cap, stats)
         if status == K.DONE:
+            limits[0] = budget.deadline_ns()
             status = _programs_of(k, lib, start, limits, stats)
             _collect(board, lib, start, solutions)
         if status != K.DONE:
@@ -322,6 +324,16 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
                 solutions = [greedy]
     return Outcome(solutions, exhausted, optimal, stopped, int(stats[0]), lib.size, lib.top,
                    lib.count_capped, lib.largest_count)
+
+
+def clock_interval(board: Board) -> int:
+    """Kernel nodes between two readings of the clock (see ``kernels._expired``).
+
+    A node costs up to 4 x squares x words word operations: about 2^20 of them pass between
+    readings, a few milliseconds whatever the size, so --time holds on a 4,000-square board too.
+    """
+    work = 4 * board.size * ((board.size + 63) // 64)
+    return max(1, min(1024, (1 << 20) // work))
 
 
 def _collect(board: Board, lib: Library, start: _Start, solutions: list[Solution]) -> None:

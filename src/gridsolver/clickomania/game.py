@@ -38,7 +38,7 @@ def parse_moves(text: str) -> list[list[int]]:
         try:
             row, col = (int(p) for p in parts)
         except ValueError:
-            raise InputError(f"move {token!r}: expected ROW,COL (0-based, e.g. 3,0)") from None
+            raise InputError(f"move {rules.shown(token)}: expected ROW,COL (0-based, e.g. 3,0)") from None
         moves.append([row, col])
     return moves
 
@@ -46,12 +46,12 @@ def parse_moves(text: str) -> list[list[int]]:
 def moves_of(solution: Any) -> list[Move]:
     """A solution in its JSON form as moves; InputError naming what is malformed."""
     if not isinstance(solution, Sequence) or isinstance(solution, str):
-        raise InputError(f"solution {solution!r}: expected a list of [row, column] moves")
+        raise InputError(f"solution {rules.shown(solution)}: expected a list of [row, column] moves")
     moves = []
     for number, move in enumerate(solution, start=1):
         if (not isinstance(move, Sequence) or isinstance(move, str) or len(move) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in move)):
-            raise InputError(f"move {number} {move!r}: expected [row, column] (whole numbers)")
+            raise InputError(f"move {number} {rules.shown(move)}: expected [row, column] (whole numbers)")
         moves.append((int(move[0]), int(move[1])))
     return moves
 

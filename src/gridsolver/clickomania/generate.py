@@ -12,30 +12,37 @@ returns that sequence as a certificate.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from gridsolver.clickomania.rules import ALPHABET, EMPTY, MAX_COLOURS, MAX_SIDE, Board, Move
+from gridsolver.clickomania.rules import ALPHABET, EMPTY, MAX_COLOURS, MAX_SIDE, Board, Move, shown
 from gridsolver.core.errors import InputError
 
 MAX_RUN = 4  # longest inserted run; short runs give boards like the random ones
 
 
 def check_size(width: int, height: int, colours: int) -> None:
+    """The limits of parsed boards: sides 1 to :data:`MAX_SIDE`, 1 to :data:`MAX_COLOURS` colours."""
     if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
-        raise InputError(f"board size {width}x{height}: width and height must be 1 to {MAX_SIDE}")
+        raise InputError(f"board size {width}x{height}: width and height must be 1 to {MAX_SIDE} "
+                         f"(clickomania and samegame boards are at most {MAX_SIDE}x{MAX_SIDE})")
     if not 1 <= colours <= MAX_COLOURS:
-        raise InputError(f"{colours} colours: must be 1 to {MAX_COLOURS}")
+        raise InputError(f"{colours} colours: must be 1 to {MAX_COLOURS} (the most a board may use)")
+
+
+# Nine digits at most: larger sizes are refused by check_size, and int() never refuses them.
+SPEC = re.compile(r"([0-9]{1,9})x([0-9]{1,9})x([0-9]{1,9})")
 
 
 def parse_spec(spec: str) -> tuple[int, int, int]:
     """``WIDTHxHEIGHTxCOLOURS`` (e.g. ``20x10x4``: 20 columns, 10 rows, 4 colours)."""
-    parts = spec.lower().split("x")
-    try:
-        width, height, colours = (int(p) for p in parts)
-    except ValueError:
-        raise InputError(f"board spec {spec!r}: expected WIDTHxHEIGHTxCOLOURS, e.g. 20x10x4") from None
+    match = SPEC.fullmatch(spec.strip().lower())
+    if match is None:
+        raise InputError(f"board spec {shown(spec)}: expected WIDTHxHEIGHTxCOLOURS, e.g. 20x10x4 "
+                         f"(at most {MAX_SIDE}x{MAX_SIDE}x{MAX_COLOURS})")
+    width, height, colours = (int(part) for part in match.groups())
     check_size(width, height, colours)
     return width, height, colours
 

@@ -23,6 +23,9 @@ from gridsolver.core.errors import InputError
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 EMPTY = -1
 MAX_COLOURS = 20
+#: The most rows and columns of a board (Clickomania and SameGame). The kernels copy a board of
+#: width x height cells per beam entry and per search depth; at 64 x 64 = 4,096 cells the searches
+#: still fit their tables in the default --memory and answer within --time.
 MAX_SIDE = 64
 COMMENT = "#"
 CLEAR_BONUS = 1000
@@ -64,6 +67,7 @@ class Board:
 
 def parse(board: BoardText) -> Board:
     """Read a board: equal-width rows of colour characters and ``.``; floating cells settle."""
+    check_size(board)
     alphabet = {ch: i for i, ch in enumerate(ALPHABET)}
     alphabet["."] = EMPTY
     grid = parse_grid(board, alphabet, max_rows=MAX_SIDE, max_columns=MAX_SIDE)
@@ -74,6 +78,25 @@ def parse(board: BoardText) -> Board:
         names = "".join(ALPHABET[c] for c in colours)
         raise board.error(f"{colours.size} colours ({names}), more than the {MAX_COLOURS} supported")
     return Board(settle(grid))
+
+
+def check_size(board: BoardText) -> None:
+    """Refuse a board of more than :data:`MAX_SIDE` rows or columns before any array is made.
+
+    Only lengths are compared, so a 10 MB row is refused at once.
+    """
+    limit = f"clickomania and samegame boards are at most {MAX_SIDE}x{MAX_SIDE}"
+    if len(board.rows) > MAX_SIDE:
+        raise board.error(f"{len(board.rows):,} rows, more than the {MAX_SIDE} supported ({limit})")
+    for r, row in enumerate(board.rows):
+        if len(row) > MAX_SIDE:
+            raise board.error(f"{len(row):,} columns, more than the {MAX_SIDE} supported ({limit})", r)
+
+
+def shown(value: object, limit: int = 50) -> str:
+    """``repr(value)``, cut to ``limit`` characters: a message naming a huge value stays one short line."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def from_text(text: str, source: str = "<string>") -> Board:

@@ -6,13 +6,19 @@ searches are imported inside the command functions).
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from gridsolver.core.cliutil import budget_options, json_option, seed_option, workers_options
 from gridsolver.core.commands import emit, game_group
 from gridsolver.core.errors import InputError
 from gridsolver.pegs.game import GAME, OBJECTIVES, STRATEGIES, picture
-from gridsolver.pegs.rules import JUMP_RULES
+from gridsolver.pegs.rules import JUMP_RULES, MAX_SIDE, shown
+
+#: The most problems ``table`` takes on (each gets the whole --time): 276 for Wiegleb's board,
+#: 1,275 for 10x10; a 30x30 board has 101,475, weeks of work at the default minute each.
+MAX_TABLE_PROBLEMS = 2_000
 
 group = game_group(
     GAME,
@@ -55,16 +61,25 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
 
     Each problem (start with one hole empty, finish with one peg in a given
     hole) is marked solvable (with a replay-verified solution) or impossible
-    (proved by position classes or an exhaustive search). --time is per problem.
+    (proved by position classes or an exhaustive search). --time is per problem;
+    a board may have at most 2,000 problems (10x10 has 1,275).
     """
+    from gridsolver.core.game import check_seed, check_workers, make_budget
     from gridsolver.core.parallel import parallel_map
     from gridsolver.pegs.search import format_table, single_vacancy_problems, table_job
 
+    make_budget(time_s, memory_mb, nodes)  # every option is refused here, not in the first worker
+    check_seed(seed)
+    workers = None if workers is None else check_workers(workers)
     text = GAME.texts([board])[0]
     parsed = GAME.parse(text)
     if jump_rule is not None:
         parsed = parsed.with_jumps(jump_rule)
     problems = single_vacancy_problems(parsed)
+    if len(problems) > MAX_TABLE_PROBLEMS:
+        raise InputError(f"{text.label}: {len(problems):,} single-vacancy problems "
+                         f"({parsed.hole_count} holes); table takes at most {MAX_TABLE_PROBLEMS:,} "
+                         "(10x10 has 1,275)")
     jobs = [(parsed, start, finish, time_s, memory_mb, nodes, seed, f"{text.label} {start}->{finish}")
             for start, finish in problems]
     results = parallel_map(table_job, jobs, workers=workers or 1, cluster=cluster, label="problems")
@@ -78,14 +93,19 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
 @group.command("random")
 @click.argument("size")
 @click.option("--density", type=float, default=0.75, show_default=True,
-              help="Chance that a hole holds a peg.")
+              help="Chance that a hole holds a peg (above 0, below 1).")
 @seed_option
 def random_(size: str, density: float, seed: int) -> None:
-    """Print a random square comesolo board (SIZE like 20 or 20x20; 1 peg, 0 empty; diagonal jumps)."""
+    """Print a random square comesolo board (SIZE like 20 or 20x20, from 1x3 to 30x30; 1 peg, 0 empty;
+    diagonal jumps)."""
     from gridsolver.pegs.rules import random_board
 
-    parts = size.lower().split("x")
-    if not all(p.isdigit() for p in parts) or len(parts) not in (1, 2):
-        raise InputError(f"size {size!r}: expected N or NxM, e.g. 20x20")
-    rows, cols = int(parts[0]), int(parts[-1])
+    match = SIZE.fullmatch(size.strip().lower())
+    if match is None:
+        raise InputError(f"size {shown(size)}: expected N or NxM, e.g. 20x20 (at most {MAX_SIDE}x{MAX_SIDE})")
+    rows, cols = int(match.group(1)), int(match.group(2) or match.group(1))
     click.echo(GAME.format(random_board(rows, cols, density, seed)))
+
+
+# Nine digits at most: larger sizes are refused by the size check, and int() never refuses them.
+SIZE = re.compile(r"([0-9]{1,9})(?:x([0-9]{1,9}))?")

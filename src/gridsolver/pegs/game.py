@@ -52,6 +52,7 @@ from gridsolver.pegs.rules import (
     parse,
     parse_cell,
     parse_jump,
+    shown,
 )
 
 OPTIONS = ("finish", "jumps", "objective", "strategy")
@@ -210,13 +211,13 @@ def _cell(value: Any) -> Cell:
     if (isinstance(value, list | tuple) and len(value) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         return int(value[0]), int(value[1])
-    raise InputError(f"--finish {value!r}: expected ROW,COL (0-based), e.g. 3,3")
+    raise InputError(f"--finish {shown(value)}: expected ROW,COL (0-based), e.g. 3,3")
 
 
 def _jumps(solution: Any) -> list[Jump]:
     """The jumps of a solution in its JSON form (a list of ``(r,c)->(r,c)`` strings) or as pairs of cells."""
     if not isinstance(solution, list | tuple):
-        raise InputError(f"solution {solution!r}: expected a list of jumps such as '(3,1)->(3,3)'")
+        raise InputError(f"solution {shown(solution)}: expected a list of jumps such as '(3,1)->(3,3)'")
     jumps = []
     for number, item in enumerate(solution, start=1):
         if isinstance(item, str):
@@ -226,7 +227,7 @@ def _jumps(solution: Any) -> list[Jump]:
             start, to = item
             jumps.append((_cell(start), _cell(to)))
         except (TypeError, ValueError, InputError):
-            raise InputError(f"jump {number} {item!r}: expected (ROW,COL)->(ROW,COL)") from None
+            raise InputError(f"jump {number} {shown(item)}: expected (ROW,COL)->(ROW,COL)") from None
     return jumps
 
 
@@ -237,12 +238,12 @@ def _jumps_in_text(text: str) -> list[Jump]:
     for match in JUMP_TEXT.finditer(text):
         between = text[position:match.start()]
         if between.strip(" \t\n,;"):
-            raise InputError(f"solution: unexpected {between.strip()!r} before jump {len(jumps) + 1} "
+            raise InputError(f"solution: unexpected {shown(between.strip())} before jump {len(jumps) + 1} "
                              "(expected jumps such as (3,1)->(3,3), separated by spaces)")
         jumps.append(parse_jump(match.group()))
         position = match.end()
     rest = text[position:]
     if rest.strip(" \t\n,;"):
-        raise InputError(f"solution: unexpected {rest.strip()!r} after jump {len(jumps)} "
+        raise InputError(f"solution: unexpected {shown(rest.strip())} after jump {len(jumps)} "
                          "(expected jumps such as (3,1)->(3,3), separated by spaces)")
     return jumps

@@ -87,16 +87,20 @@ class PositionClasses:
             self.basis[vector.bit_length() - 1] = vector
 
     def reduce(self, vector: int) -> int:
-        """The class representative: ``vector`` with every pivot bit cleared."""
+        """The class representative: ``vector`` with every pivot bit cleared.
+
+        A loop, not recursion: a board with few jumps has hundreds of bits without a pivot.
+        """
+        kept = 0
         while vector:
             top = vector.bit_length() - 1
             pivot = self.basis.get(top)
-            if pivot is None:
-                # no pivot here: keep this bit and reduce the lower ones
-                low = self.reduce(vector & ~(1 << top))
-                return low | (1 << top)
-            vector ^= pivot
-        return 0
+            if pivot is None:  # no pivot here: keep this bit (pivots below it never touch it)
+                kept |= 1 << top
+                vector ^= 1 << top
+            else:
+                vector ^= pivot
+        return kept
 
     def same_class(self, p: int, q: int) -> bool:
         return self.reduce(p ^ q) == 0

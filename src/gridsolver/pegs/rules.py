@@ -33,7 +33,10 @@ from gridsolver.core.errors import InputError
 Cell = tuple[int, int]
 Jump = tuple[Cell, Cell]  # from (row, col) -> to (row, col)
 
-MAX_SIDE = 30  # rows and columns; 30 x 30 = 900 holes is the comesolo maximum
+#: The most rows and columns of any board (classic or comesolo): 30 x 30 = 900 holes is the comesolo
+#: maximum. The kernels take any number of 64-bit words per position; the searches' per-depth arrays
+#: grow with holes x pegs x directions, about 100 MB at 900 holes, so this is where they still fit.
+MAX_SIDE = 30
 ORTHOGONAL: tuple[Cell, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 DIAGONAL: tuple[Cell, ...] = ORTHOGONAL + ((1, 1), (1, -1), (-1, 1), (-1, -1))
 TRIANGULAR: tuple[Cell, ...] = ((0, 1), (1, 0), (1, 1), (0, -1), (-1, 0), (-1, -1))
@@ -60,7 +63,7 @@ NAMED_BOARDS: dict[str, str] = {
     "diamond": "diamond.txt",
     "triangle": "triangle.txt",
 }
-SQUARE_NAME = re.compile(r"^(\d+)x(\d+)$")
+SQUARE_NAME = re.compile(r"^([0-9]{1,9})x([0-9]{1,9})$")
 
 
 @dataclass(frozen=True)
@@ -212,19 +215,16 @@ def parse(text: BoardText) -> Board:
     rule is diagonal for ``1``/``0`` boards and orthogonal otherwise.
     """
     rule, text = read_header(text)
+    check_size(text)
     rows = text.rows
     comesolo = any(ch in COMESOLO_MARKS for row in rows for ch in row)
     alphabet = COMESOLO_CHARS if comesolo else CLASSIC_CHARS
-    if len(rows) > MAX_SIDE:
-        raise text.error(f"{len(rows)} rows, more than the {MAX_SIDE} supported")
     width = max(len(row) for row in rows)
     if comesolo:
         for r, row in enumerate(rows):
             if len(row) != len(rows[0]):
                 raise text.error(f"ragged square board: row has {len(row)} cells but the first row has "
                                  f"{len(rows[0])}", row=r)
-    if width > MAX_SIDE:
-        raise text.error(f"{width} columns, more than the {MAX_SIDE} supported")
     allowed = ", ".join(repr(ch) for ch in alphabet)
     board = Board(len(rows), width, 0, 0)
     holes = pegs = 0
@@ -245,6 +245,25 @@ def parse(text: BoardText) -> Board:
     return Board(len(rows), width, holes, pegs, rule or default_jumps(comesolo), comesolo)
 
 
+def check_size(text: BoardText) -> None:
+    """Refuse a board of more than :data:`MAX_SIDE` rows or columns before reading any cell.
+
+    Only lengths are compared, so a 10 MB row is refused at once.
+    """
+    limit = f"pegs boards are at most {MAX_SIDE}x{MAX_SIDE}"
+    if len(text.rows) > MAX_SIDE:
+        raise text.error(f"{len(text.rows):,} rows, more than the {MAX_SIDE} supported ({limit})")
+    for r, row in enumerate(text.rows):
+        if len(row) > MAX_SIDE:
+            raise text.error(f"{len(row):,} columns, more than the {MAX_SIDE} supported ({limit})", r)
+
+
+def shown(value: object, limit: int = 50) -> str:
+    """``repr(value)``, cut to ``limit`` characters: a message naming a huge value stays one short line."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 def read_header(text: BoardText) -> tuple[str | None, BoardText]:
     """The rule of a ``jumps: RULE`` first line (None without one), and the rows after it.
 
@@ -258,7 +277,7 @@ def read_header(text: BoardText) -> tuple[str | None, BoardText]:
     if rule not in JUMP_RULES:
         start = first.lower().index(HEADER) + len(HEADER)
         column = start + len(first[start:]) - len(first[start:].lstrip())
-        raise text.error(f"unknown jump rule {rule!r} (expected jumps: {' | '.join(JUMP_RULES)})", 0,
+        raise text.error(f"unknown jump rule {shown(rule)} (expected jumps: {' | '.join(JUMP_RULES)})", 0,
                          column)
     if len(text.rows) == 1:
         raise text.error("a 'jumps:' line but no board rows after it", 0)
@@ -307,18 +326,23 @@ def named(name: str) -> str | None:
     if match:
         rows, cols = int(match.group(1)), int(match.group(2))
         if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE) or rows * cols < 2:
-            raise InputError(f"{name}: square boards go from 1x2 up to {MAX_SIDE}x{MAX_SIDE}")
+            raise InputError(f"{name}: square boards go from 1x2 up to {MAX_SIDE}x{MAX_SIDE} "
+                             f"(pegs boards are at most {MAX_SIDE}x{MAX_SIDE})")
         grid = [["o"] * cols for _ in range(rows)]
         grid[(rows - 1) // 2][(cols - 1) // 2] = "."
         return "\n".join("".join(row) for row in grid) + "\n"
     return None
 
 
+# At most 9 ASCII digits: any cell of a board fits, and int() never meets a number it refuses.
+WHOLE = re.compile(r"-?[0-9]{1,9}")
+
+
 def parse_cell(text: str, what: str = "--finish") -> Cell:
     """``ROW,COL`` (0-based; ``(ROW,COL)`` too) as a cell; InputError naming the value otherwise."""
     parts = text.replace(" ", "").removeprefix("(").removesuffix(")").split(",")
-    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
-        raise InputError(f"{what} {text!r}: expected ROW,COL (0-based), e.g. 3,3")
+    if len(parts) != 2 or not all(WHOLE.fullmatch(p) for p in parts):
+        raise InputError(f"{what} {shown(text)}: expected ROW,COL (0-based), e.g. 3,3")
     return int(parts[0]), int(parts[1])
 
 
@@ -327,14 +351,15 @@ def format_jump(jump: Jump) -> str:
     return f"({r0},{c0})->({r1},{c1})"
 
 
-JUMP_TEXT = re.compile(r"\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*->\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)")
+_NUMBER = r"\s*([0-9]{1,9})\s*"
+JUMP_TEXT = re.compile(rf"\({_NUMBER},{_NUMBER}\)\s*->\s*\({_NUMBER},{_NUMBER}\)")
 
 
 def parse_jump(text: str) -> Jump:
     """Read ``(r,c)->(r,c)`` as printed by :func:`format_jump`."""
     match = JUMP_TEXT.fullmatch(text.strip())
     if not match:
-        raise InputError(f"jump {text!r}: expected (ROW,COL)->(ROW,COL)")
+        raise InputError(f"jump {shown(text)}: expected (ROW,COL)->(ROW,COL)")
     r0, c0, r1, c1 = (int(g) for g in match.groups())
     return (r0, c0), (r1, c1)
 
@@ -347,9 +372,11 @@ def random_board(rows: int, cols: int, density: float, seed: int) -> Board:
     import random
 
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE) or rows * cols < 3:
-        raise InputError(f"random boards go from 1x3 up to {MAX_SIDE}x{MAX_SIDE}, got {rows}x{cols}")
-    if not 0.0 < density < 1.0:
-        raise InputError(f"density must be between 0 and 1, got {density}")
+        raise InputError(f"random board {rows}x{cols}: random boards go from 1x3 up to {MAX_SIDE}x{MAX_SIDE} "
+                         f"(pegs boards are at most {MAX_SIDE}x{MAX_SIDE})")
+    if isinstance(density, bool) or not isinstance(density, int | float) or not 0.0 < density < 1.0:
+        raise InputError(f"--density {density!r}: expected a number above 0 and below 1 "
+                         "(the chance that a hole holds a peg)")
     rng = random.Random(seed)
     board = Board(rows, cols, 0, 0, "diagonal", comesolo=True)
     cells = [(r, c) for r in range(rows) for c in range(cols)]
