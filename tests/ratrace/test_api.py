@@ -78,8 +78,9 @@ def test_functions_play_in_this_process_unless_workers_are_asked_for():
 
 
 def test_a_player_that_cannot_be_pickled_plays_here_but_not_on_workers():
-    assert ratrace.play(Locked(), tracks=2, turns=30).player == "tests.ratrace.test_api.Locked"
-    with pytest.raises(InputError, match=r"cannot be sent to worker processes: it cannot be pickled"):
+    with pytest.warns(RuntimeWarning, match="it plays in this process, without the protections"):
+        assert ratrace.play(Locked(), tracks=2, turns=30).player == "tests.ratrace.test_api.Locked"
+    with pytest.raises(InputError, match=r"cannot be sent to another process: it cannot be pickled"):
         ratrace.play(Locked(), tracks=2, turns=30, workers=2)
 
 

@@ -109,7 +109,7 @@ def test_random_player_games_are_reproducible():
 def test_an_illegal_numba_move_names_player_move_and_turn():
     track = build_track(["." * 10] * 2, {}, {})
     rats = [Rat(0, 0, 0, 0, 1), Rat(0, 1, 0, 0, 2)]
-    expected = r"player 'far' returned the illegal move \(2, 0\) at turn 2 \(rat 0"
+    expected = r"^player far, track seed 1, turn 2: returned \(2, 0\) for rat 0, not a move \(dx, dy\)"
     with pytest.raises(IllegalMove, match=expected):
         play_on_track(Player("far", too_far, "numba"), track, 1, 50, rats=rats)
 
@@ -168,22 +168,25 @@ def test_user_players_of_every_kind_play_the_same_game(player_file):
 
 
 @pytest.mark.parametrize("name, message", [
-    ("cheat", r"player '.*:cheat' returned the illegal move \(1, 5\) at turn 2 \(track seed 2\)"),
-    ("wrong_shape", r"player '.*:wrong_shape' returned moves of shape \(\d+, 3\) at turn 1"),
-    ("broken", r"player '.*:broken' failed at turn 1 .*ZeroDivisionError"),
+    ("cheat", r"player .*:cheat, track seed 2, turn 2: returned \(1, 5\), not a move"),
+    ("wrong_shape", r"player .*:wrong_shape, track seed 2, turn 1: returned moves of shape \(\d+, 3\), not "),
+    ("broken", r"player .*:broken, track seed 2, turn 1: raised ZeroDivisionError: division by zero$"),
 ])
 def test_bad_user_players_are_one_line_errors(player_file, name, message):
     with pytest.raises(InputError, match=message):
         play_game(load_player(f"{player_file}:{name}"), 2, 200)
 
 
-def test_cli_illegal_move_exits_2_with_one_line(player_file):
+def test_cli_illegal_move_exits_2_with_one_error_line(player_file):
     result = CliRunner().invoke(cli, ["ratrace", "play", "--player", f"{player_file}:cheat",
                                       "--tracks", "1", "--turns", "200", "--workers", "1"])
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("gridsolver: error: player ")
-    assert "illegal move (1, 5) at turn" in lines[0]
+    player = f"player {player_file}:cheat, track 1 (seed 0), turn "
+    assert lines[0].startswith(f"track 1 (seed 0): failed: {player}")
+    assert lines[-1].startswith(f"gridsolver: error: {player}")
+    assert "returned (1, 5), not a move" in lines[-1]
+    assert [line for line in lines if line.startswith("gridsolver:")] == [lines[-1]]
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -243,5 +246,6 @@ def test_a_python_player_may_return_its_move_as_a_list():
 ])
 def test_an_illegal_python_move_is_named_whatever_its_type(move, shown):
     player = Player("odd", lambda view, genome: move, "python")
-    with pytest.raises(IllegalMove, match=rf"player 'odd' returned the illegal move {shown} at turn 1"):
+    expected = rf"^player odd, track seed 2, turn 1: returned {shown}, not a move"
+    with pytest.raises(IllegalMove, match=expected):
         play_game(player, 2, 5)

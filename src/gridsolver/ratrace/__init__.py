@@ -19,16 +19,20 @@ player=..., turns=...)`` plays one game on it, ``boards`` lists the shipped
 names. A game is measured, not solved: its ``solution`` is the game itself
 (``{"game_seed": S, "turns": T}``; player and turns are in ``options``),
 which ``solve`` plays again to set ``Result.verified`` (tournament tracks are
-not replayed). Rules: ../shared/specs/ratrace.md in the repository; the
+not replayed). A user's player (a file or a function) plays in watched child
+processes: a track it fails on is reported (:class:`PlayerError`, naming the
+track and the turn), the others play on, and ``play`` then raises
+:class:`TournamentError` holding them all. Rules: ../shared/specs/ratrace.md in the repository; the
 controller: docs/ratrace.md.
 """
 
 from gridsolver.core.game import NamedBoard
 from gridsolver.core.result import Result
 from gridsolver.ratrace.game import GAME, RatRaceGame
+from gridsolver.ratrace.guard import IllegalMove, PlayerError
 from gridsolver.ratrace.players import Player, numpy_player
 from gridsolver.ratrace.rules import Track
-from gridsolver.ratrace.tournament import Tournament, play
+from gridsolver.ratrace.tournament import Tournament, TournamentError, TournamentInterrupted, play
 
 named = GAME.named
 read = GAME.read
@@ -37,5 +41,6 @@ format = GAME.format
 solve = GAME.solve
 boards = GAME.named_boards
 
-__all__ = ["GAME", "NamedBoard", "Player", "RatRaceGame", "Result", "Tournament", "Track", "boards", "format",
-           "load", "named", "numpy_player", "play", "read", "solve"]
+__all__ = ["GAME", "IllegalMove", "NamedBoard", "Player", "PlayerError", "RatRaceGame", "Result",
+           "Tournament", "TournamentError", "TournamentInterrupted", "Track", "boards", "format", "load",
+           "named", "numpy_player", "play", "read", "solve"]

@@ -7,14 +7,36 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
-from gridsolver.core.cliutil import budget_options, json_option, seed_option, workers_options
+from gridsolver.core.cliutil import (
+    EXIT_INTERRUPTED,
+    UserError,
+    budget_options,
+    json_option,
+    seed_option,
+    workers_options,
+)
 from gridsolver.core.commands import game_group
 from gridsolver.ratrace.game import DEFAULT_TURNS, GAME, picture
+from gridsolver.ratrace.guard import DEFAULT_GAME_LIMIT_S, DEFAULT_MOVE_LIMIT_S, GAME_GRACE_S
+from gridsolver.ratrace.tournament import MAX_TRACKS
 
 PLAYER_HELP = "A built-in player (forward, random, colour-score, ...) or path/to/file.py:function."
+
+#: How a user's player is guarded (docs/ratrace.md, "Player code that misbehaves"): solve, show, play.
+GUARD_OPTIONS = [
+    click.option("--move-limit", "move_limit", type=float, default=None, metavar="S",
+                 help=f"A user's player: the longest one call of it may take (default "
+                      f"{DEFAULT_MOVE_LIMIT_S:g} s; a numpy player's call is a whole turn)."),
+    click.option("--game-limit", "game_limit", type=float, default=None, metavar="S",
+                 help=f"A user's player: the longest wall time of a game, compilation aside (default "
+                      f"--time + {GAME_GRACE_S:g} s, or {DEFAULT_GAME_LIMIT_S:g} s without --time)."),
+    click.option("--in-process", "in_process", is_flag=True,
+                 help="Play a user's player in this process: no limits, no protection (to debug it)."),
+]
 
 group = game_group(
     GAME,
@@ -44,6 +66,7 @@ group = game_group(
         click.option("--turns", type=int, default=None, metavar="N",
                      help=f"Turns per game (default {DEFAULT_TURNS:,}; --nodes counts rat-moves). "
                           "In show: the game up to this turn."),
+        *GUARD_OPTIONS,
     ],
     picture=picture,
     show_options=[
@@ -54,17 +77,25 @@ group = game_group(
 )
 
 
+def _guarded(fn: Any) -> Any:
+    for option in reversed(GUARD_OPTIONS):
+        fn = option(fn)
+    return fn
+
+
 @group.command()
 @click.option("--player", "player_spec", required=True, metavar="NAME|FILE.py:NAME", help=PLAYER_HELP)
-@click.option("--tracks", type=int, default=50, show_default=True, help="Number of tracks to play.")
+@click.option("--tracks", type=int, default=50, show_default=True,
+              help=f"Number of tracks to play (at most {MAX_TRACKS:,}).")
 @click.option("--turns", type=int, default=DEFAULT_TURNS, show_default=True, help="Turns per game.")
 @seed_option
 @budget_options(default_time=None, default_memory=2048.0)  # per game; --nodes: rat-moves per game
 @workers_options
+@_guarded
 @json_option
 def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | None,
          memory_mb: float | None, nodes: int | None, workers: int | None, cluster: str | None,
-         as_json: bool) -> None:
+         move_limit: float | None, game_limit: float | None, in_process: bool, as_json: bool) -> None:
     """Play a tournament: track i uses seed SEED + i - 1 (track 1 is `track --seed SEED`).
 
     Prints points, rats alive and rat-moves per second for every track, then
@@ -72,18 +103,38 @@ def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | N
     bound each game; a game cut short says so. With --json: one result line
     per track (as `solve --json` prints for seed/N), then a summary line
     whose score is the geometric mean.
+
+    A player of yours (FILE.py:NAME) plays in child processes, watched: a
+    track whose player raises, returns a bad move, exits, crashes, hangs,
+    prints or allocates too much is reported as failed, the other tracks
+    play on, and the exit code is 2. Ctrl-C prints the finished tracks and
+    their geometric mean, exit code 130.
     """
     from gridsolver.core.result import Result
+    from gridsolver.ratrace.tournament import TournamentError, TournamentInterrupted, track_line
     from gridsolver.ratrace.tournament import play as play_tournament
-    from gridsolver.ratrace.tournament import track_line
 
     def show(index: int, result: Result) -> None:
         click.echo(result.to_json() if as_json else track_line(index + 1, result))
         sys.stdout.flush()
 
-    tournament = play_tournament(player_spec, tracks=tracks, seed=seed, turns=turns, time=time_s,
-                                 memory=memory_mb, nodes=nodes, workers=workers, cluster=cluster,
-                                 on_result=show)
+    try:
+        tournament = play_tournament(player_spec, tracks=tracks, seed=seed, turns=turns, time=time_s,
+                                     memory=memory_mb, nodes=nodes, workers=workers, cluster=cluster,
+                                     on_result=show, move_limit=move_limit, game_limit=game_limit,
+                                     isolate=not in_process)
+    except TournamentInterrupted as stop:
+        _summary(stop.tournament, as_json)
+        played = len(stop.tournament.results)
+        click.echo(f"gridsolver: interrupted: {played} of {tracks} tracks finished", err=True)
+        raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+    except TournamentError as failed:
+        _summary(failed.tournament, as_json)
+        raise UserError(str(failed)) from None
+    _summary(tournament, as_json)
+
+
+def _summary(tournament: Any, as_json: bool) -> None:
     click.echo(tournament.summary().to_json() if as_json else "\n" + tournament.to_text())
 
 

@@ -14,8 +14,7 @@ from __future__ import annotations
 import operator
 import random as py_random
 import time
-from dataclasses import asdict, dataclass, field
-from itertools import repeat
+from itertools import islice, repeat
 from typing import Any
 
 import numpy as np
@@ -23,6 +22,19 @@ import numpy as np
 from gridsolver.core.budget import NO_LIMIT, Budget
 from gridsolver.core.errors import InputError
 from gridsolver.ratrace import kernels
+from gridsolver.ratrace.guard import (
+    NOT_A_MOVE,
+    PLAYING,
+    WATCH_MOVES,
+    WATCH_PHASE,
+    WATCH_SLOTS,
+    WATCH_TURN,
+    WATCH_TURN_BASE,
+    IllegalMove,
+    PlayerError,
+    raised,
+)
+from gridsolver.ratrace.outcome import GameResult, Snapshot
 from gridsolver.ratrace.players import Player
 from gridsolver.ratrace.population import Rat, first_rats, to_arrays
 from gridsolver.ratrace.rng import GAME_STREAM, SplitMix, player_seed, seed_state
@@ -43,38 +55,10 @@ STATUS_NAMES = {
 }
 
 
-class IllegalMove(InputError):
-    """A player returned something that is not a move in [-1, 1]^2."""
-
-
-@dataclass
-class GameResult:
-    """The outcome of one game on one track."""
-
-    seed: int
-    player: str
-    points: int
-    turns: int  # turns played
-    alive: int  # rats alive at the end
-    peak_rats: int
-    rat_moves: int
-    ended: str  # finished (all turns), extinct (< 2 rats), or the budget that ran out: time, memory, nodes
-    elapsed_s: float  # game loop only, wall time
-    compile_s: float = 0.0
-    cpu_s: float = 0.0  # game loop only, this process's CPU time (less noisy on a busy machine)
-    #: final (cells, ages, goals, genomes) of the living rats, kept only when asked (tests)
-    population: tuple[np.ndarray, ...] | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def rat_moves_per_s(self) -> float:
-        return self.rat_moves / self.elapsed_s if self.elapsed_s > 0 else 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data.pop("population")
-        data["rat_moves_per_s"] = round(self.rat_moves_per_s, 1)
-        return data
-
+#: A plain Python player's calls are made in chunks of this many, with the watch told after each
+#: (see :func:`_python_moves`): cheap (about 5% of a fast player's call), and a call that never
+#: returns still shows as no progress.
+WATCHED_CHUNK = 16
 
 def max_rats_for(budget: Budget | None) -> int:
     """Population capacity the memory budget allows (arrays double, so keep half spare)."""
@@ -100,19 +84,78 @@ def play_game(player: Player, seed: int, turns: int = DEFAULT_TURNS,
 
 def play_on_track(player: Player, track: Track, seed: int, turns: int = DEFAULT_TURNS,
                   budget: Budget | None = None, rats: list[Rat] | None = None,
-                  keep_population: bool = False) -> GameResult:
-    """Play on a given track; ``rats`` replaces the 15 random first rats (tests)."""
+                  keep_population: bool = False, watch: np.ndarray | None = None) -> GameResult:
+    """Play on a given track; ``rats`` replaces the 15 random first rats (tests).
+
+    The loop is compiled for the player before the game starts, and the
+    budget's clock starts after that: compiling is reported apart
+    (``compile_s``) and never counts against ``--time``. ``watch`` (the int64
+    slots of :mod:`gridsolver.ratrace.guard`) hears the game's progress; a
+    player that is not built in gets one of its own, so that its errors can
+    name the turn.
+    """
     tables, population, n, rng_state = _start(track, seed, rats)
+    watch = _watch_for(player, watch)
+    compile_s = _compile(player, tables, population, n, rng_state, watch)
+    if budget is not None:
+        budget.restart()
     limits = (NO_LIMIT if budget is None else budget.deadline_ns(),
               NO_LIMIT if budget is None else budget.node_limit(),
               max_rats_for(budget))
+    _playing(watch, 0)
     play = _play_numba if player.kind == "numba" else _play_by_turn
-    result, final = play(player, seed, tables, population, n, rng_state, turns, limits)
+    result, final = play(player, seed, tables, population, n, rng_state, turns, limits, watch=watch)
+    result.compile_s = compile_s
     if keep_population:
         cells, ages, goals, genomes = final
         n = result.alive
         result.population = (cells[:n].copy(), ages[:n].copy(), goals[:n].copy(), genomes[:n].copy())
     return result
+
+
+def _watch_for(player: Player, watch: np.ndarray | None) -> np.ndarray | None:
+    """The watch a game writes to: the caller's, a private one for a player that is not built in
+    (its errors then name the turn), none for a built-in player (its numba loop skips the writes)."""
+    if watch is None and not player.builtin:
+        return np.zeros(WATCH_SLOTS, np.int64)
+    return watch
+
+
+def _playing(watch: np.ndarray | None, turn_base: int) -> None:
+    """Tell the watch that play starts (again) after turn ``turn_base``."""
+    if watch is not None:
+        watch[WATCH_TURN_BASE] = turn_base
+        watch[WATCH_TURN] = 0
+        watch[WATCH_PHASE] = PLAYING
+
+
+def _turn_of(watch: np.ndarray | None) -> int | None:
+    """The turn being played, as the watch last heard it (None without a watch or before turn 1)."""
+    if watch is None or watch[WATCH_TURN] <= 0:
+        return None
+    return int(watch[WATCH_TURN_BASE] + watch[WATCH_TURN])
+
+
+def _compile(player: Player, tables: Any, population: tuple[np.ndarray, ...], n: int,
+             rng_state: np.ndarray, watch: np.ndarray | None) -> float:
+    """Compile (or load from numba's cache) what the game runs, playing no turn; the seconds it took.
+
+    A numba player's loop is compiled by a zero-turn game on copies of the
+    population; numpy and Python players' per-turn kernels by a turn of zero rats.
+    """
+    started = time.perf_counter()
+    if player.kind == "numba":
+        cells, ages, goals, genomes = population
+        try:
+            kernels.play_numba(player.fn, tables.trans, tables.views, tables.width, tables.start_cells,
+                               cells.copy(), ages.copy(), goals.copy(), genomes.copy(), n,
+                               rng_state.copy(), 0, NO_LIMIT, NO_LIMIT, NO_LIMIT, watch)
+        except Exception as exc:
+            raise PlayerError(player.name, f"cannot be compiled into the game loop: {type(exc).__name__}: "
+                              f"{_first_line(exc)}") from None
+    else:
+        _warm_up_turn_kernels(tables, *population)
+    return time.perf_counter() - started
 
 
 def _start(track: Track, seed: int, rats: list[Rat] | None) -> tuple[Any, tuple[np.ndarray, ...], int,
@@ -129,18 +172,8 @@ def _start(track: Track, seed: int, rats: list[Rat] | None) -> tuple[Any, tuple[
     return tables, population, len(rats), rng_state
 
 
-@dataclass
-class Snapshot:
-    """Where the rats stand after a turn (turn 0: the first rats): for the replay film."""
-
-    turn: int
-    points: int
-    alive: int
-    counts: np.ndarray  # rats per cell (``y * width + x``)
-
-
-def play_sampled(player: Player, track: Track, seed: int, turns: int,
-                 at_turns: list[int]) -> tuple[GameResult, list[Snapshot]]:
+def play_sampled(player: Player, track: Track, seed: int, turns: int, at_turns: list[int],
+                 watch: np.ndarray | None = None) -> tuple[GameResult, list[Snapshot]]:
     """The game :func:`play_on_track` plays without a budget, with the rats counted after each turn of
     ``at_turns`` (0 = before the first turn) and after the last turn played (the last of ``turns``,
     or the turn the rats died out).
@@ -151,6 +184,8 @@ def play_sampled(player: Player, track: Track, seed: int, turns: int,
     against :func:`play_on_track`). The normal game loop pays nothing for it.
     """
     tables, population, n, rng_state = _start(track, seed, None)
+    watch = _watch_for(player, watch)
+    compile_s = _compile(player, tables, population, n, rng_state, watch)
     cell_count = track.width * track.height
     limits = (NO_LIMIT, NO_LIMIT, NO_LIMIT)
     play = _play_numba if player.kind == "numba" else _play_by_turn
@@ -159,16 +194,16 @@ def play_sampled(player: Player, track: Track, seed: int, turns: int,
     if 0 in wanted:
         snapshots.append(Snapshot(0, 1, n, np.bincount(population[0][:n], minlength=cell_count)))
     points, moves, peak, played, ended = 1, 0, n, 0, "finished"
-    elapsed = compile_s = cpu = 0.0
+    elapsed = cpu = 0.0
     for stop in sorted(wanted - {0} | ({turns} if turns > 0 else set())):
+        _playing(watch, played)
         result, population = play(player, seed, tables, population, n, rng_state, stop, limits,
-                                  first_turn=played)
+                                  first_turn=played, watch=watch)
         n, played, ended = result.alive, result.turns, result.ended
         points += result.points - 1
         moves += result.rat_moves
         peak = max(peak, result.peak_rats)
         elapsed += result.elapsed_s
-        compile_s += result.compile_s
         cpu += result.cpu_s
         snapshots.append(Snapshot(played, points, n, np.bincount(population[0][:n], minlength=cell_count)))
         if ended != "finished":
@@ -177,43 +212,35 @@ def play_sampled(player: Player, track: Track, seed: int, turns: int,
                       cpu), snapshots
 
 
-def _play_numba(player, seed, tables, population, n, rng_state, turns, limits, first_turn=0):
-    """A numba player's game, from turn ``first_turn`` (0: the start) to turn ``turns``."""
+def _play_numba(player, seed, tables, population, n, rng_state, turns, limits, first_turn=0, watch=None):
+    """A numba player's game (its loop compiled: see :func:`_compile`), from turn ``first_turn``
+    (0: the start) to turn ``turns``."""
     cells, ages, goals, genomes = population
     started = time.perf_counter()
-    if first_turn == 0:
-        try:  # a zero-turn game compiles the loop for this player without playing
-            kernels.play_numba(player.fn, tables.trans, tables.views, tables.width, tables.start_cells,
-                               cells.copy(), ages.copy(), goals.copy(), genomes.copy(), n,
-                               rng_state.copy(), 0, *limits)
-        except Exception as exc:
-            raise InputError(f"player {player.name!r} cannot be compiled into the game loop: "
-                             f"{type(exc).__name__}: {_first_line(exc)}") from None
-    compiled = time.perf_counter()
     cpu_started = time.process_time()
     try:
         (points, played, alive, moves, status, peak, bad_rat, dx, dy,
          cells, ages, goals, genomes) = kernels.play_numba(
             player.fn, tables.trans, tables.views, tables.width, tables.start_cells,
-            cells, ages, goals, genomes, n, rng_state, turns - first_turn, *limits)
-    except Exception as exc:
-        raise InputError(f"player {player.name!r} failed on track seed {seed}: "
-                         f"{type(exc).__name__}: {_first_line(exc)}") from None
-    elapsed = time.perf_counter() - compiled
+            cells, ages, goals, genomes, n, rng_state, turns - first_turn, *limits, watch)
+    except (Exception, SystemExit) as exc:  # njit code may raise SystemExit too
+        raise PlayerError(player.name, raised(exc), turn=_turn_of(watch),
+                          where=f"track seed {seed}") from None
+    elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
     played += first_turn
     if status == kernels.ILLEGAL:
-        raise IllegalMove(f"player {player.name!r} returned the illegal move "
-                          f"({_number(dx)}, {_number(dy)}) at turn {played} (rat {bad_rat}, "
-                          f"track seed {seed}); a move is (dx, dy) with dx, dy in -1, 0, 1")
+        raise IllegalMove(player.name, f"returned ({_number(dx)}, {_number(dy)}) for rat {bad_rat}, "
+                          f"{NOT_A_MOVE}", turn=int(played), where=f"track seed {seed}")
     result = GameResult(seed, player.name, int(points), int(played), int(alive), int(peak), int(moves),
-                        STATUS_NAMES[int(status)], elapsed, compiled - started, cpu)
+                        STATUS_NAMES[int(status)], elapsed, 0.0, cpu)
     return result, (cells, ages, goals, genomes)
 
 
-def _play_by_turn(player, seed, tables, population, n, rng_state, turns, limits, first_turn=0):
+def _play_by_turn(player, seed, tables, population, n, rng_state, turns, limits, first_turn=0, watch=None):
     """Numpy and Python players: one player call per turn (numpy) or per rat (python), from turn
-    ``first_turn`` (0: the start) to turn ``turns``."""
+    ``first_turn`` (0: the start) to turn ``turns`` (the per-turn kernels compiled: see
+    :func:`_compile`)."""
     deadline, max_moves, max_rats = limits
     cells, ages, goals, genomes = population
     fitness = np.empty(len(cells), np.int64)
@@ -221,20 +248,22 @@ def _play_by_turn(player, seed, tables, population, n, rng_state, turns, limits,
     genomes_buffer = np.empty((len(cells), 2), np.uint64)
     views_as_tuples = [tuple(tuple(row) for row in view) for view in tables.views.tolist()]
     points, moves_done, peak, played, ended = 1, 0, n, first_turn, kernels.FINISHED
-    compile_started = time.perf_counter()
-    _warm_up_turn_kernels(tables, cells, ages, goals, genomes, fitness, views_buffer, genomes_buffer)
-    compile_s = time.perf_counter() - compile_started
     started = time.perf_counter()
     cpu_started = time.process_time()
     while played < turns:
         played += 1
+        if watch is not None:
+            watch[WATCH_TURN] = played - watch[WATCH_TURN_BASE]
         if player.kind == "numpy":
             k = kernels.prepare_turn(tables.views, cells, ages, n, views_buffer, genomes_buffer, genomes)
             moves = _numpy_moves(player, views_buffer[:k], genomes_buffer[:k], played, seed)
         else:
-            moves = _python_moves(player, views_as_tuples, cells[:n], ages[:n], genomes[:n], played, seed)
+            moves = _python_moves(player, views_as_tuples, cells[:n], ages[:n], genomes[:n], played, seed,
+                                  watch)
             k = len(moves)
         moves_done += k
+        if watch is not None:
+            watch[WATCH_MOVES] += k
         if n + kernels.NEWBORNS > len(cells):
             if 2 * len(cells) > max_rats:  # this turn's moves are not played: it does not count
                 ended = kernels.OUT_OF_MEMORY
@@ -260,12 +289,15 @@ def _play_by_turn(player, seed, tables, population, n, rng_state, turns, limits,
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
     result = GameResult(seed, player.name, points, played, n, peak, moves_done, STATUS_NAMES[ended],
-                        elapsed, compile_s, cpu)
+                        elapsed, 0.0, cpu)
     return result, (cells, ages, goals, genomes)
 
 
-def _warm_up_turn_kernels(tables, cells, ages, goals, genomes, fitness, views_buffer, genomes_buffer):
+def _warm_up_turn_kernels(tables, cells, ages, goals, genomes):
     """Compile (or load from the cache) the per-turn kernels with zero rats, outside the timing."""
+    fitness = np.empty(len(cells), np.int64)
+    views_buffer = np.empty((len(cells), 5, 5), np.int64)
+    genomes_buffer = np.empty((len(cells), 2), np.uint64)
     kernels.prepare_turn(tables.views, cells, ages, 0, views_buffer, genomes_buffer, genomes)
     kernels.finish_turn(np.zeros(0, np.int64), tables.trans, tables.width, tables.start_cells, cells,
                         ages, goals, genomes, fitness, 0, np.zeros(1, np.uint64))
@@ -273,42 +305,53 @@ def _warm_up_turn_kernels(tables, cells, ages, goals, genomes, fitness, views_bu
 
 def _numpy_moves(player, views, genomes, turn, seed) -> np.ndarray:
     k = len(views)
+    where = f"track seed {seed}"
     try:
-        raw = player.fn(views, genomes)
-        moves = np.asarray(raw)
-    except Exception as exc:
-        raise InputError(f"player {player.name!r} failed at turn {turn} (track seed {seed}): "
-                         f"{type(exc).__name__}: {_first_line(exc)}") from None
+        moves = np.asarray(player.fn(views, genomes))
+    except (Exception, SystemExit) as exc:  # a player's sys.exit is its error, not the program's end
+        raise PlayerError(player.name, raised(exc), turn=turn, where=where) from None
     if moves.shape != (k, 2):
-        raise IllegalMove(f"player {player.name!r} returned moves of shape {moves.shape} at turn {turn} "
-                          f"(track seed {seed}); a numpy player returns an ({k}, 2) array")
-    legal = np.isin(moves, (-1, 0, 1)).all(axis=1)
+        raise IllegalMove(player.name, f"returned moves of shape {moves.shape}, not ({k}, 2): a numpy "
+                          "player returns one (dx, dy) per rat", turn=turn, where=where)
+    try:
+        legal = np.isin(moves, (-1, 0, 1)).all(axis=1)
+    except TypeError:  # an array of objects that cannot be compared with ints
+        legal = np.zeros(k, bool)
     if not legal.all():
         rat = int(np.argmin(legal))
-        dx, dy = moves[rat].tolist()
-        raise IllegalMove(f"player {player.name!r} returned the illegal move ({_number(dx)}, "
-                          f"{_number(dy)}) at turn {turn} (rat {rat}, track seed {seed}); "
-                          f"a move is (dx, dy) with dx, dy in -1, 0, 1")
+        raise IllegalMove(player.name, f"returned {_row_text(moves[rat])} for rat {rat}, {NOT_A_MOVE}",
+                          turn=turn, where=where)
     moves = moves.astype(np.int64)
     return (moves[:, 1] + 1) * 3 + moves[:, 0] + 1
 
 
-def _python_moves(player, views_as_tuples, cells, ages, genomes, turn, seed) -> np.ndarray:
+def _python_moves(player, views_as_tuples, cells, ages, genomes, turn, seed, watch=None) -> np.ndarray:
     moving = ages < kernels.LIFESPAN
     cell_list = cells[moving].tolist()
     # genomes as Python ints: low word | high word << 64, all in C-level map() loops
     genome_ints = map(operator.or_, genomes[moving, 0].tolist(),
                       map(operator.lshift, genomes[moving, 1].tolist(), repeat(64)))
+    calls = map(player.fn, map(views_as_tuples.__getitem__, cell_list), genome_ints)
     try:
-        moves = list(map(player.fn, map(views_as_tuples.__getitem__, cell_list), genome_ints))
-    except Exception as exc:
-        raise InputError(f"player {player.name!r} failed at turn {turn} (track seed {seed}): "
-                         f"{type(exc).__name__}: {_first_line(exc)}") from None
+        moves = list(calls) if watch is None else _watched_calls(calls, watch)
+    except (Exception, SystemExit) as exc:  # a player's sys.exit is its error, not the program's end
+        raise PlayerError(player.name, raised(exc), turn=turn, where=f"track seed {seed}") from None
     try:
         out = list(map(MOVE_INDEX.__getitem__, moves))
     except (KeyError, TypeError):  # not all plain tuples: look at each move (lists are moves too)
         out = [_python_move_index(player, move, turn, seed) for move in moves]
     return np.array(out, dtype=np.int64)
+
+
+def _watched_calls(calls: Any, watch: np.ndarray) -> list[Any]:
+    """``list(calls)``, telling the watch after every :data:`WATCHED_CHUNK` calls."""
+    moves: list[Any] = []
+    while True:
+        chunk = list(islice(calls, WATCHED_CHUNK))
+        moves += chunk
+        watch[WATCH_MOVES] += len(chunk)
+        if len(chunk) < WATCHED_CHUNK:
+            return moves
 
 
 def _python_move_index(player, move, turn, seed) -> int:
@@ -318,9 +361,23 @@ def _python_move_index(player, move, turn, seed) -> int:
     except TypeError:  # not a sequence, or items that cannot be compared with ints
         index = None
     if index is None:
-        raise IllegalMove(f"player {player.name!r} returned the illegal move {move!r} at turn {turn} "
-                          f"(track seed {seed}); a move is (dx, dy) with dx, dy in -1, 0, 1")
+        raise IllegalMove(player.name, f"returned {_short_repr(move)}, {NOT_A_MOVE}", turn=turn,
+                          where=f"track seed {seed}")
     return index
+
+
+def _row_text(row: np.ndarray) -> str:
+    """A numpy player's move for an error message: ``(dx, dy)``, numbers as ints where they are whole."""
+    try:
+        dx, dy = (float(v) for v in row)
+    except (TypeError, ValueError):
+        return _short_repr(row.tolist())
+    return f"({_number(dx)}, {_number(dy)})"
+
+
+def _short_repr(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _number(value: float) -> str:

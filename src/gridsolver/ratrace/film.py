@@ -16,11 +16,17 @@ that a rat can stand on were occupied on every sampled turn.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from gridsolver.core.film import Film, Frame
 from gridsolver.ratrace.players import Player
 from gridsolver.ratrace.rules import TELEPORTER, TRAP, WALL, Track
+
+if TYPE_CHECKING:
+    from gridsolver.ratrace.sandbox import Job
 
 #: The most frames a film has besides the start (a game this long or shorter shows every turn).
 MAX_FRAMES = 300
@@ -120,12 +126,24 @@ def _points(n: int) -> str:
     return f"{n:,} point{'s' if n != 1 else ''}"
 
 
-def film(track: Track, player: Player, game_seed: int, turns: int, first: int = 0) -> Film:
+def film(track: Track, player: Player, game_seed: int, turns: int, first: int = 0,
+         play: Callable[[Job], Any] | None = None) -> Film:
     """The game of ``player`` on ``track`` with seed ``game_seed`` up to turn ``turns``, sampled from
-    turn ``first`` on (the turns before it are played, not shown)."""
-    from gridsolver.ratrace.controller import play_sampled
+    turn ``first`` on (the turns before it are played, not shown).
 
-    game, snapshots = play_sampled(player, track, game_seed, turns, sample_turns(turns, first))
+    ``play(job)`` plays the game (:func:`gridsolver.ratrace.controller.play_sampled`) where the
+    player belongs: in a child process for a user's player (see :mod:`gridsolver.ratrace.sandbox`);
+    by default in this process.
+    """
+    from gridsolver.ratrace.sandbox import Job
+
+    job = Job("play_sampled", (track, game_seed, turns, sample_turns(turns, first)))
+    if play is None:
+        from gridsolver.ratrace import controller
+
+        game, snapshots = controller.play_sampled(player, *job.args)
+    else:
+        game, snapshots = play(job)
     snapshots = [s for s in snapshots if s.turn >= first]
     grid, palette, legend = track_cells(track)
     frames = []

@@ -43,16 +43,19 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gridsolver.core.boards import BoardText
-from gridsolver.core.budget import Budget, peak_rss_mb
+from gridsolver.core.budget import Budget
 from gridsolver.core.errors import InputError
 from gridsolver.core.game import Game, NamedBoard, Progress, Replayed, check_seed, make_budget
 from gridsolver.core.result import Result, Stats
+from gridsolver.ratrace.guard import Guard, PlayerError, make_guard
 from gridsolver.ratrace.players import Player, as_player
 from gridsolver.ratrace.rules import MOVES, Track
 from gridsolver.ratrace.track import format_track, generate_track, parse_track, render_track
 
 if TYPE_CHECKING:
     from gridsolver.core.film import Film
+    from gridsolver.ratrace.outcome import GameResult
+    from gridsolver.ratrace.sandbox import Job
 
 DEFAULT_TURNS = 10_000
 SEED_PREFIX = "seed/"
@@ -61,23 +64,32 @@ TOURNAMENT_SEEDS = range(50)
 CUT_SHORT = ("time", "memory", "nodes")  # the controller's `ended` values that are budget stops
 _SEED_NAME = re.compile(r"^-?\d+$")
 SOLUTION_KEYS = ("game_seed", "turns")
+#: Options that set how a user's player is guarded (see docs/ratrace.md); they are kept on the
+#: ``player`` option, not in a result's options: they do not change the game.
+GUARD_OPTIONS = ("move_limit", "game_limit", "in_process")
+#: The status of a game whose player failed (core.result has no word for it yet): no points, and
+#: ``details["error"]`` says what the player did.
+FAILED_STATUS = "not-found"
 
 Move = tuple[int, int]
 
 
 class PlayerOption(str):
-    """The ``player`` option of a game: JSON sees the player's name, the game plays ``.player``.
+    """The ``player`` option of a game: JSON sees the player's name, the game plays ``.player``
+    under ``.guard``.
 
     A callable cannot go into a result's JSON, so :meth:`RatRaceGame.check_options`
-    keeps the loaded player on a string holding its name. Pickled (a result
-    sent back by a worker) it becomes that plain name.
+    keeps the loaded player (and the limits it plays under) on a string holding
+    its name. Pickled (a result sent back by a worker) it becomes that plain name.
     """
 
     player: Player
+    guard: Guard
 
-    def __new__(cls, player: Player) -> PlayerOption:
+    def __new__(cls, player: Player, guard: Guard | None = None) -> PlayerOption:
         option = super().__new__(cls, player.name)
         option.player = player
+        option.guard = guard or Guard()
         return option
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -142,15 +154,14 @@ class RatRaceGame(Game[Track, Move]):
 
         ``complete`` is True: a game has no objective to meet, only points.
         """
-        from gridsolver.ratrace.controller import play_on_track
-
         game_seed, turns = game_of(solution, options)
         if turns > options.get("turns", DEFAULT_TURNS):
             raise InputError(f"the solution plays {turns:,} turns, more than the game's "
                              f"{options.get('turns', DEFAULT_TURNS):,} (--turns)")
         player = replay_player(options)
         self._check_track(board)
-        game = play_on_track(player, board, game_seed, turns)
+        game, _ = self._play(player, guard_of(options), _job("play_on_track", (board, game_seed, turns)),
+                             f"track {self.label(board)} (replay)")
         return Replayed(board, game.points, True, game.turns)
 
     def film(self, board: Track, solution: Any, options: Mapping[str, Any], **view: Any) -> Film:
@@ -172,7 +183,9 @@ class RatRaceGame(Game[Track, Move]):
         first, last = _turn_range(view.pop("turn_range", None), turns)
         if view:
             raise InputError(f"ratrace show: unknown view option(s) {', '.join(sorted(view))}")
-        return film(board, player, game_seed, last, first)
+        return film(board, player, game_seed, last, first,
+                    play=lambda job: self._play(player, guard_of(options), job,
+                                                f"track {self.label(board)} (show)")[0])
 
     def parse_solution(self, text: str) -> Any:
         """A game as written on the command line: its game seed ``S``, or ``{"game_seed": S, "turns": T}``."""
@@ -191,10 +204,12 @@ class RatRaceGame(Game[Track, Move]):
 
     # -- search ------------------------------------------------------------------------------------
     def check_options(self, board: Track, options: Mapping[str, Any]) -> dict[str, Any]:
-        unknown = set(options) - {"player", "turns"}
+        """``player`` and ``turns``; ``move_limit``, ``game_limit`` (s) and ``in_process`` set how a
+        user's player is guarded and ride on the player option (results record player and turns)."""
+        unknown = set(options) - {"player", "turns", *GUARD_OPTIONS}
         if unknown:
             raise InputError(f"ratrace: unknown option(s) {', '.join(sorted(unknown))} "
-                             "(known: player, turns)")
+                             f"(known: player, turns, {', '.join(GUARD_OPTIONS)})")
         turns = options.get("turns", DEFAULT_TURNS)
         if isinstance(turns, bool) or not isinstance(turns, int):
             raise InputError(f"--turns {turns!r}: expected a whole number")
@@ -202,16 +217,21 @@ class RatRaceGame(Game[Track, Move]):
             raise InputError(f"--turns must be at least 0, got {turns}")
         if not board.start_cells:
             raise InputError("the track has no start cells: there is nowhere to put a rat")
+        guard = make_guard(options.get("move_limit"), options.get("game_limit"),
+                           options.get("in_process", False))
         checked: dict[str, Any] = {"turns": turns}
         if options.get("player") is not None:  # required by a game (search), not by `check`
-            checked["player"] = PlayerOption(load_player_option(options["player"]))
+            given = options["player"]
+            if not any(name in options for name in GUARD_OPTIONS) and isinstance(given, PlayerOption):
+                guard = given.guard  # checked before (solve checks the options it is given again)
+            checked["player"] = PlayerOption(load_player_option(given), guard)
         return checked
 
     def search(self, board: Track, budget: Budget, *, seed: int, workers: int, cluster: str | None,
-               progress: Progress | None, label: str, options: Mapping[str, Any]) -> Result:
-        """Play one game (in this process: ``workers`` does not apply, ``cluster`` is refused)."""
-        from gridsolver.ratrace.controller import play_on_track
-
+               progress: Progress | None, label: str, options: Mapping[str, Any],
+               where: str | None = None) -> Result:
+        """Play one game (here, or in a child process for a user's player: ``workers`` does not apply,
+        ``cluster`` is refused)."""
         if cluster:
             raise InputError("ratrace solve plays one game in this process; use "
                              "`gridsolver ratrace play --cluster` for tournaments on a cluster")
@@ -220,7 +240,21 @@ class RatRaceGame(Game[Track, Move]):
                              "or player=... in Python)")
         player = as_player(options["player"])
         game_seed = (0 if board.seed is None else board.seed) + seed
-        game = play_on_track(player, board, game_seed, options["turns"], budget)
+        job = _job("play_on_track", (board, game_seed, options["turns"], budget), budget)
+        game, peak_mb = self._play(player, guard_of(options), job, where or f"track {label}")
+        return self.game_result(board, label, player.name, game_seed, game, peak_mb)
+
+    @staticmethod
+    def _play(player: Player, guard: Guard, job: Job, where: str) -> tuple[Any, float]:
+        """A controller function's game: in a child process for a user's player (see
+        :mod:`gridsolver.ratrace.sandbox`), else here."""
+        from gridsolver.ratrace import sandbox
+
+        return sandbox.run(player, guard, job, where=where)
+
+    def game_result(self, board: Track, label: str, player: str, game_seed: int, game: GameResult,
+                    peak_mb: float) -> Result:
+        """The Result of a game played (not yet replayed: ``verified`` is False)."""
         return Result(
             game=self.name,
             input=label,
@@ -230,9 +264,9 @@ class RatRaceGame(Game[Track, Move]):
             score_name=self.score_name,
             stopped=game.ended if game.ended in CUT_SHORT else None,
             stats=Stats(nodes=game.rat_moves, elapsed_s=round(game.elapsed_s, 4),
-                        peak_memory_mb=round(peak_rss_mb(), 1), compile_s=round(game.compile_s, 3)),
+                        peak_memory_mb=round(peak_mb, 1), compile_s=round(game.compile_s, 3)),
             details={
-                "player": player.name,
+                "player": player,
                 "seed": board.seed,
                 "game_seed": game_seed,
                 "turns": game.turns,
@@ -245,20 +279,38 @@ class RatRaceGame(Game[Track, Move]):
             },
         )
 
+    def failed_result(self, board: Track, label: str, player: str, game_seed: int,
+                      error: PlayerError) -> Result:
+        """The Result of a game whose player failed: no points, ``details["error"]`` says why."""
+        return Result(
+            game=self.name,
+            input=label,
+            status=FAILED_STATUS,
+            score_name=self.score_name,
+            details={"player": player, "seed": board.seed, "game_seed": game_seed, "ended": "failed",
+                     "turn": error.turn, "error": str(error)},
+        )
 
     def play_unverified(self, board: Track, *, time: float | None = None, memory: float | None = None,
                         nodes: int | None = None, seed: int = 0, label: str | None = None,
-                        **options: Any) -> Result:
+                        where: str | None = None, **options: Any) -> Result:
         """One game as :meth:`solve` plays it, without the replay that verifies it (``verified``
         stays False): tournaments, where replaying would double the cost of every track.
 
-        ``check`` (or :func:`gridsolver.core.game.verify`) replays such a result later.
+        ``check`` (or :func:`gridsolver.core.game.verify`) replays such a result later. A player
+        that fails makes a Result saying so (:meth:`failed_result`) instead of an error, said about
+        ``where`` (e.g. ``track 3 (seed 102)``).
         """
         budget = make_budget(time, memory, nodes)
         seed = check_seed(seed)
         checked = self.check_options(board, options)
-        result = self.search(board, budget, seed=seed, workers=1, cluster=None, progress=None,
-                             label=label or self.label(board), options=checked)
+        label = label or self.label(board)
+        try:
+            result = self.search(board, budget, seed=seed, workers=1, cluster=None, progress=None,
+                                 label=label, options=checked, where=where)
+        except PlayerError as exc:
+            game_seed = (0 if board.seed is None else board.seed) + seed
+            result = self.failed_result(board, label, str(checked["player"]), game_seed, exc)
         result.board = self.format(board)
         result.options = checked
         return result
@@ -296,6 +348,20 @@ def load_player_option(player: Any) -> Player:
                              "function itself (ratrace.GAME.check(track, solution, player=fn, turns=N)), "
                              "or give the player as path/to/file.py:name")
     return as_player(player)
+
+
+def guard_of(options: Mapping[str, Any]) -> Guard:
+    """The limits the player of a game's options plays under (the defaults for a plain name)."""
+    guard = getattr(options.get("player"), "guard", None)
+    return guard if isinstance(guard, Guard) else Guard()
+
+
+def _job(function: str, args: tuple[Any, ...], budget: Budget | None = None) -> Job:
+    from gridsolver.ratrace.sandbox import Job
+
+    if budget is None:
+        return Job(function, args)
+    return Job(function, args, budget.time_s, budget.memory_mb)
 
 
 def replay_player(options: Mapping[str, Any]) -> Player:

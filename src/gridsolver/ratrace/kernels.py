@@ -27,6 +27,7 @@ from numba.extending import intrinsic
 
 from gridsolver.core.budget import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (status codes)
 from gridsolver.core.clock import budget_check
+from gridsolver.ratrace.guard import WATCH_MOVES, WATCH_TURN
 
 LIFESPAN = 100
 GOAL_POINTS_FITNESS = 50
@@ -177,12 +178,18 @@ def _legal(value):
 
 @njit
 def play_numba(player, trans, views, width, start_cells, cells, ages, goals, genomes, n, rng,
-               turns, deadline_ns, max_moves, max_rats):
+               turns, deadline_ns, max_moves, max_rats, watch):
     """Play a game with a numba player from a given population.
 
     Returns ``(points, turns_played, alive, rat_moves, status, peak_rats,
     bad_rat, bad_dx, bad_dy, cells, ages, goals, genomes)``: bad_* describe an
     illegal move; the arrays hold the final population (they may have grown).
+
+    ``watch`` (None, or the int64 slots of :mod:`gridsolver.ratrace.guard`)
+    hears the turn being played and the rat-moves done after every move, so
+    that the parent of an isolated player sees a move that never ends. numba
+    compiles a separate loop for ``watch=None`` with the writes pruned, so
+    built-in players pay nothing for it.
     """
     fitness = np.empty(len(cells), np.int64)
     points = 1
@@ -192,6 +199,8 @@ def play_numba(player, trans, views, width, start_cells, cells, ages, goals, gen
     status = FINISHED
     while turn < turns:
         turn += 1
+        if watch is not None:
+            watch[WATCH_TURN] = turn
         alive = 0
         for i in range(n):
             age = ages[i]
@@ -200,6 +209,8 @@ def play_numba(player, trans, views, width, start_cells, cells, ages, goals, gen
             cell = cells[i]
             dx, dy = player(borrow_row(views, cell), borrow_row(genomes, i))
             rat_moves += 1
+            if watch is not None:
+                watch[WATCH_MOVES] = rat_moves
             if not (_legal(dx) and _legal(dy)):
                 return (points, turn, n, rat_moves, ILLEGAL, peak, i, float(dx), float(dy),
                         cells, ages, goals, genomes)

@@ -26,15 +26,21 @@ one of three ways (fastest first):
 Built-in players live in modules of this package named after the player
 (dashes become underscores) holding a function of the same name, so a new
 module ``champion.py`` with a function ``champion`` is found as ``champion``
-without touching this file. A user's player is ``path/to/file.py:name``.
+without touching this file. A user's player is ``path/to/file.py:name``:
+the file's top level runs here when it is loaded (what it prints is kept
+out of the program's output); its function plays in a child process (see
+:mod:`gridsolver.ratrace.sandbox`), as does any function that is not a
+built-in player's (:attr:`Player.builtin`).
 
 This module does not import numba (the CLI's ``--help`` reads it).
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
+import io
 import re
 import sys
 from collections.abc import Callable
@@ -65,11 +71,25 @@ _NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 @dataclass(frozen=True)
 class Player:
-    """A loaded player: its name (as the user gave it), function and kind."""
+    """A loaded player: its name (as the user gave it), function and kind.
+
+    ``source`` is how another process loads it again: the built-in name or the
+    ``path/to/file.py:name`` spec (None for a function given as such, which
+    travels by value).
+    """
 
     name: str
     fn: Callable[..., Any]
     kind: str
+    source: str | None = None
+
+    @property
+    def builtin(self) -> bool:
+        """A player of this package: trusted, it plays in this process or loky's workers. A user's
+        file or function is not (it plays isolated: see gridsolver.ratrace.sandbox)."""
+        target = getattr(self.fn, "py_func", self.fn)
+        module = getattr(target, "__module__", None) or ""
+        return module.startswith(__name__ + ".")
 
 
 def numpy_player(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -145,7 +165,7 @@ def load_player(spec: str) -> Player:
     fn = getattr(module, attribute, None)
     if fn is None or not callable(fn):
         raise InputError(f"--player {spec!r}: module {module.__name__} has no function {attribute}")
-    return Player(spec, fn, player_kind(fn))
+    return Player(spec, fn, player_kind(fn), source=spec)
 
 
 def _load_from_file(spec: str) -> Player:
@@ -163,13 +183,17 @@ def _load_from_file(spec: str) -> Player:
             raise InputError(f"--player {spec!r}: cannot load {path_text} as Python")
         module = importlib.util.module_from_spec(loader_spec)
         sys.modules[module_name] = module  # numba and pickling look modules up by name
-        try:
-            loader_spec.loader.exec_module(module)
-        except Exception as exc:  # a user's file: any error is their input error
+        printed = io.StringIO()
+        try:  # what the file prints must not land in the command's output (--json)
+            with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+                loader_spec.loader.exec_module(module)
+        except (Exception, SystemExit) as exc:  # a user's file: any error is their input error
             del sys.modules[module_name]
+            said = printed.getvalue()[:2048]
             raise InputError(f"--player {spec!r}: {path_text} failed to load: "
-                             f"{type(exc).__name__}: {exc}") from None
+                             f"{type(exc).__name__}: {exc}" + (f" (it printed {said!r})" if said else "")
+                             ) from None
     fn = getattr(module, attribute, None)
     if fn is None or not callable(fn):
         raise InputError(f"--player {spec!r}: {path_text} has no function {attribute}")
-    return Player(spec, fn, player_kind(fn))
+    return Player(spec, fn, player_kind(fn), source=spec)
