@@ -194,7 +194,7 @@ def test_cli_prints_every_track_and_exits_2(tmp_path):
     lines = result.output.splitlines()
     records = [json.loads(line) for line in lines[:4]]
     by_seed = {r["details"]["seed"]: r for r in records[:3]}
-    assert by_seed[3]["status"] == "not-found" and by_seed[3]["score"] is None
+    assert by_seed[3]["status"] == "failed" and by_seed[3]["score"] is None
     assert by_seed[3]["details"]["error"].startswith(f"player {spec}, track 2 (seed 3), turn ")
     assert by_seed[2]["status"] == by_seed[4]["status"] == "played"
     assert records[3]["details"]["failed"] == [2] and records[3]["details"]["tracks"] == 2

@@ -10,7 +10,9 @@ all, how much is known about it. ``status`` is one of:
 - ``best-found``: the best solution found, not proved best;
 - ``not-found``: the search stopped before it found any solution;
 - ``played``: a simulation (a rat race game or tournament) ran; its score is
-  measured, there is nothing to prove.
+  measured, there is nothing to prove;
+- ``failed``: the user's code broke the game (a rat race player that raised,
+  looped or moved illegally); ``details["error"]`` says how.
 
 ``stopped`` says why a search ended early: ``time``, ``memory``, ``nodes``
 or ``interrupted`` (None when it finished on its own).
@@ -31,7 +33,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 SCHEMA_VERSION = 1
-STATUSES = ("optimal", "impossible", "best-found", "not-found", "played")
+STATUSES = ("optimal", "impossible", "best-found", "not-found", "played", "failed")
 PROVED_STATUSES = ("optimal", "impossible")
 STOP_REASONS = ("time", "memory", "nodes", "interrupted")
 

@@ -67,9 +67,9 @@ SOLUTION_KEYS = ("game_seed", "turns")
 #: Options that set how a user's player is guarded (see docs/ratrace.md); they are kept on the
 #: ``player`` option, not in a result's options: they do not change the game.
 GUARD_OPTIONS = ("move_limit", "game_limit", "in_process")
-#: The status of a game whose player failed (core.result has no word for it yet): no points, and
-#: ``details["error"]`` says what the player did.
-FAILED_STATUS = "not-found"
+#: The status of a game whose player failed: no points, and ``details["error"]`` says what the
+#: player did.
+FAILED_STATUS = "failed"
 
 Move = tuple[int, int]
 
