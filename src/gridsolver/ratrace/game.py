@@ -50,7 +50,15 @@ from gridsolver.core.result import Result, Stats
 from gridsolver.ratrace.guard import Guard, PlayerError, make_guard
 from gridsolver.ratrace.players import Player, as_player
 from gridsolver.ratrace.rules import MOVES, Track
-from gridsolver.ratrace.track import format_track, generate_track, parse_track, render_track
+from gridsolver.ratrace.track import (
+    MAX_DIGITS,
+    format_track,
+    generate_track,
+    parse_track,
+    render_track,
+    shown,
+    whole_number,
+)
 
 if TYPE_CHECKING:
     from gridsolver.core.film import Film
@@ -62,7 +70,7 @@ SEED_PREFIX = "seed/"
 TOURNAMENT = "tournament"
 TOURNAMENT_SEEDS = range(50)
 CUT_SHORT = ("time", "memory", "nodes")  # the controller's `ended` values that are budget stops
-_SEED_NAME = re.compile(r"^-?\d+$")
+_SEED_NAME = re.compile(r"[+-]?[0-9]+")  # a seed as typed; whole_number bounds its digits
 SOLUTION_KEYS = ("game_seed", "turns")
 #: Options that set how a user's player is guarded (see docs/ratrace.md); they are kept on the
 #: ``player`` option, not in a result's options: they do not change the game.
@@ -126,10 +134,11 @@ class RatRaceGame(Game[Track, Move]):
             return "\n\n".join(format_track(generate_track(seed)) for seed in TOURNAMENT_SEEDS)
         if not name.startswith(SEED_PREFIX):
             return None
-        number = name.removeprefix(SEED_PREFIX)
-        if not _SEED_NAME.match(number):
-            raise InputError(f"{name}: expected {SEED_PREFIX}N with N a whole number, e.g. {SEED_PREFIX}3")
-        return format_track(generate_track(int(number)))
+        number = whole_number(name.removeprefix(SEED_PREFIX))
+        if number is None:
+            raise InputError(f"{shown(name)}: expected {SEED_PREFIX}N with N a whole number of at most "
+                             f"{MAX_DIGITS} digits, e.g. {SEED_PREFIX}3 (seeds count modulo 2^64)")
+        return format_track(generate_track(number))
 
     def label(self, board: Track) -> str:
         return "track" if board.seed is None else f"{SEED_PREFIX}{board.seed}"
@@ -190,11 +199,15 @@ class RatRaceGame(Game[Track, Move]):
     def parse_solution(self, text: str) -> Any:
         """A game as written on the command line: its game seed ``S``, or ``{"game_seed": S, "turns": T}``."""
         stripped = text.strip()
-        if _SEED_NAME.match(stripped):
-            return {"game_seed": int(stripped)}
+        if _SEED_NAME.fullmatch(stripped):
+            game_seed = whole_number(stripped)
+            if game_seed is None:
+                raise InputError(f"game seed {shown(stripped)}: at most {MAX_DIGITS} digits "
+                                 "(seeds count modulo 2^64)")
+            return {"game_seed": game_seed}
         if stripped.startswith("{"):
             return super().parse_solution(stripped)
-        raise InputError(f"solution {text!r}: a rat race game is its game seed (a whole number) or "
+        raise InputError(f"solution {shown(text)}: a rat race game is its game seed (a whole number) or "
                          '{"game_seed": S, "turns": T} as `solve --json` writes it')
 
     @staticmethod

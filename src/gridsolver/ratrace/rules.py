@@ -1,8 +1,9 @@
 """The rules of the Genetic Rat Race: a track, what a move does, start cells.
 
 This module is the plain-Python statement of the rules (``/work/shared/specs``
-has the prose). Everything else derives from it: the game kernels play from a
-transition table built here by :func:`transitions`, and the reference game in
+has the prose): :func:`step`. Everything else derives from it: the game kernels
+play from a transition table built here by :func:`transitions` (step's rules
+applied to every cell at once, checked against it), and the reference game in
 :mod:`gridsolver.ratrace.reference` calls :func:`step` for every rat.
 
 A track is a grid of colours 0..15; each colour has a kind (empty,
@@ -19,6 +20,10 @@ import numpy as np
 WIDTH = 53
 HEIGHT = 15
 GOAL_COLUMNS = 4  # cells with x >= width - 4 (x >= 49 on the standard track) are goal cells
+#: The largest track read from text (the standard track is 53 x 15): reading one this size and
+#: building its tables takes well under a second, and a game on it fits the default memory.
+MAX_WIDTH = 256
+MAX_HEIGHT = 256
 COLOURS = 16
 LIFESPAN = 100  # a rat whose age is 100 at the start of a turn dies
 VIEW_RADIUS = 2
@@ -110,13 +115,21 @@ class Track:
 def lethal_cells(colours: np.ndarray, kinds: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """Boolean grid of lethal cells: walls and the cell at each trap + its offset."""
     height, width = colours.shape
-    lethal = kinds[colours] == WALL
-    for y, x in zip(*np.nonzero(kinds[colours] == TRAP), strict=True):
-        dx, dy = offsets[colours[y, x]]
-        tx, ty = x + dx, y + dy
-        if 0 <= tx < width and 0 <= ty < height:
-            lethal[ty, tx] = True
+    cell_kinds = kinds[colours]
+    lethal: np.ndarray = cell_kinds == WALL
+    ys, xs = np.nonzero(cell_kinds == TRAP)
+    reach = _reach(offsets, width, height)[colours[ys, xs]]
+    tx, ty = xs + reach[:, 0], ys + reach[:, 1]
+    inside = (0 <= tx) & (tx < width) & (0 <= ty) & (ty < height)
+    lethal[ty[inside], tx[inside]] = True
     return lethal
+
+
+def _reach(offsets: np.ndarray, width: int, height: int) -> np.ndarray:
+    """``offsets`` clipped to the track's size: a cell further away is outside the track either way,
+    and clipping keeps ``x + dx`` far from int64 overflow for any offset a Track is given."""
+    side = max(width, height)
+    return np.clip(np.asarray(offsets, dtype=np.int64), -side, side)
 
 
 def step(track: Track, x: int, y: int, dx: int, dy: int) -> tuple[int, int, int]:
@@ -139,27 +152,49 @@ def step(track: Track, x: int, y: int, dx: int, dy: int) -> tuple[int, int, int]
 
 
 def transitions(track: Track) -> np.ndarray:
-    """Table ``[cell, move_index] -> new cell, DEAD or GOAL`` (int32) for every cell."""
-    table = np.empty((track.height * track.width, 9), dtype=np.int32)
-    for y in range(track.height):
-        for x in range(track.width):
-            for m, (dx, dy) in enumerate(MOVES):
-                outcome, tx, ty = step(track, x, y, dx, dy)
-                table[y * track.width + x, m] = outcome if outcome < 0 else ty * track.width + tx
+    """Table ``[cell, move_index] -> new cell, DEAD or GOAL`` (int32) for every cell.
+
+    :func:`step` applied to every cell at once (with numpy: a Python call per cell and move took
+    seconds on large tracks); the tests check each entry against :func:`step`.
+    """
+    width, height = track.width, track.height
+    ys, xs = (a.ravel() for a in np.indices((height, width)))
+    kind_at = np.pad(track.kinds[track.colours], 1, constant_values=-1)  # -1: outside the track
+    reach = _reach(track.offsets, width, height)
+    table = np.empty((height * width, len(MOVES)), dtype=np.int32)
+    for m, (dx, dy) in enumerate(MOVES):
+        tx, ty = xs + dx, ys + dy  # one step stays within the 1-cell padding of kind_at
+        refused = kind_at[ty + 1, tx + 1] == WALL  # 3. a wall refuses the move
+        tx, ty = np.where(refused, xs, tx), np.where(refused, ys, ty)
+        teleported = kind_at[ty + 1, tx + 1] == TELEPORTER  # 4. one teleport, never chained
+        jump = reach[track.colours[ty[teleported], tx[teleported]]]
+        tx[teleported] += jump[:, 0]
+        ty[teleported] += jump[:, 1]
+        inside = (0 <= tx) & (tx < width) & (0 <= ty) & (ty < height)
+        cell = np.where(inside, ty * width + tx, 0)
+        dead = ~inside | track.lethal.ravel()[cell]  # 5. lethal cells kill
+        goal = tx >= track.goal_x  # 6. the goal scores
+        table[:, m] = np.where(dead, DEAD, np.where(goal, GOAL, cell))
     return table
 
 
 def reach_turns(table: np.ndarray, turns: int = LIFESPAN) -> np.ndarray:
     """For each cell, whether some sequence of at most ``turns`` moves reaches the goal."""
-    can = (table == GOAL).any(axis=1)
-    alive = table >= 0
-    safe_targets = np.where(alive, table, 0)
+    cells = len(table)
+    can = np.zeros(cells + 1, dtype=bool)  # the extra entry, where a death leads, stays False
+    can[:cells] = (table == GOAL).any(axis=1)
+    # One contiguous index row per move (not a gather over rows of 9): a few ms per turn even on
+    # the largest track, where a path to the goal may take all 100 turns to find.
+    targets = np.ascontiguousarray(np.where(table >= 0, table, cells).T, dtype=np.intp)
+    grown = np.empty(cells, dtype=bool)
     for _ in range(turns - 1):
-        grown = can | (alive & can[safe_targets]).any(axis=1)
-        if np.array_equal(grown, can):
+        grown[:] = can[:cells]
+        for move_targets in targets:
+            grown |= can[move_targets]
+        if np.array_equal(grown, can[:cells]):
             break
-        can = grown
-    return can
+        can[:cells] = grown
+    return can[:cells]
 
 
 def start_cells(track: Track, table: np.ndarray | None = None) -> list[int]:

@@ -39,6 +39,8 @@ from gridsolver.ratrace.rules import (
     GOAL_COLUMNS,
     HEIGHT,
     KIND_NAMES,
+    MAX_HEIGHT,
+    MAX_WIDTH,
     TELEPORTER,
     TRAP,
     WALL,
@@ -115,6 +117,14 @@ _HEX = "0123456789abcdef"
 _HEX_VALUE = {ch: value for value, ch in enumerate(_HEX)} | {ch.upper(): v for v, ch in enumerate(_HEX)}
 _COLOUR_LINE = re.compile(r"^colour\s+(\S+)\s*:\s*(\S+)((?:\s+\S+)*)\s*$")
 _KIND_OF_NAME = {name: kind for kind, name in enumerate(KIND_NAMES)}
+#: Digits of a number in a track or a seed name: 2^64 - 1 has 20 and a seed counts modulo 2^64, so
+#: no seed needs more (and int() of thousands of digits is slow, then refused past 4,300).
+MAX_DIGITS = 20
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+#: The longest offset of a teleporter or trap: one longer leaves even the largest track.
+MAX_OFFSET = max(MAX_WIDTH, MAX_HEIGHT)
+_SIZE_LIMIT = (f"rat race tracks are at most {MAX_WIDTH} wide and {MAX_HEIGHT} high; "
+               f"the standard track is {WIDTH} x {HEIGHT}")
 
 
 def format_track(track: Track) -> str:
@@ -133,7 +143,11 @@ def format_track(track: Track) -> str:
 
 
 def parse_track(text: BoardText) -> Track:
-    """Read one track in the text format; errors name the line (and the column of a bad colour)."""
+    """Read one track in the text format; errors name the line (and the column of a bad colour).
+
+    The size is checked on the rows' lengths before any array is made (:data:`MAX_WIDTH`,
+    :data:`MAX_HEIGHT`), so a huge track is refused at once.
+    """
     seed: int | None = None
     starts: list[int] | None = None
     start_row = 0
@@ -145,23 +159,20 @@ def parse_track(text: BoardText) -> Track:
     for r, raw in enumerate(text.rows):
         line = raw.strip()
         if ":" not in line:
-            rows.append((r, raw.rstrip()))
+            rows.append((r, _checked_row(text, r, raw.rstrip())))
             continue
         if rows:
             raise text.error("a header line after the colour rows (seed, start and colour lines "
                              "come first)", r)
-        key = line.split(":", 1)[0].strip()
+        key, values = (part.strip() for part in line.split(":", 1))
         if key in ("seed", "start"):
             if key in seen:
                 raise text.error(f"a second '{key}:' line", r)
             seen.add(key)
-            values = _integers(text, r, line.split(":", 1)[1], key)
             if key == "seed":
-                if len(values) != 1:
-                    raise text.error("expected 'seed: N' with one whole number", r)
-                seed = values[0]
+                seed = _seed_line(text, r, values)
             else:
-                starts, start_row = values, r
+                starts, start_row = _start_line(text, r, values), r
             continue
         colour, kind, offset = _colour_line(text, r, line)
         if colour in given:
@@ -169,8 +180,36 @@ def parse_track(text: BoardText) -> Track:
         given.add(colour)
         kinds[colour] = kind
         offsets[colour] = offset
+    track = Track(colours=_colour_grid(text, rows), kinds=kinds, offsets=offsets, seed=seed)
+    if starts is None:
+        track.start_cells = start_cells(track)
+    else:
+        for y in starts:
+            if not 0 <= y < track.height:
+                raise text.error(f"start cell y = {y} is not a row of the track (0 to {track.height - 1})",
+                                 start_row)
+        if len(set(starts)) != len(starts):
+            raise text.error("a start cell is listed twice", start_row)
+        track.start_cells = starts
+    return track
+
+
+def _checked_row(text: BoardText, r: int, row: str) -> str:
+    """A row of colours no wider than :data:`MAX_WIDTH` (checked as it is read: a 10 MB row is
+    refused before the next line)."""
+    if len(row) > MAX_WIDTH:
+        raise text.error(f"a row of {len(row):,} cells, more than the {MAX_WIDTH} a track may have "
+                         f"({_SIZE_LIMIT})", r)
+    return row
+
+
+def _colour_grid(text: BoardText, rows: list[tuple[int, str]]) -> np.ndarray:
+    """The colours of the rows, once their number and widths are checked."""
     if not rows:
         raise text.error("no colour rows (one row of hex digits per y)")
+    if len(rows) > MAX_HEIGHT:
+        raise text.error(f"{len(rows):,} rows of cells, more than the {MAX_HEIGHT} a track may have "
+                         f"({_SIZE_LIMIT})")
     width = len(rows[0][1])
     for r, row in rows:
         if len(row) != width:
@@ -186,45 +225,73 @@ def parse_track(text: BoardText) -> Track:
             if value is None:
                 raise text.error(f"unexpected character {ch!r} (a colour is a hex digit 0-9, a-f)", r, x)
             colours[y, x] = value
-    track = Track(colours=colours, kinds=kinds, offsets=offsets, seed=seed)
-    if starts is None:
-        track.start_cells = start_cells(track)
-    else:
-        for y in starts:
-            if not 0 <= y < track.height:
-                raise text.error(f"start cell y = {y} is not a row of the track (0 to {track.height - 1})",
-                                 start_row)
-        if len(set(starts)) != len(starts):
-            raise text.error("a start cell is listed twice", start_row)
-        track.start_cells = starts
-    return track
+    return colours
 
 
-def _integers(text: BoardText, r: int, values: str, key: str) -> list[int]:
-    try:
-        return [int(v) for v in values.split()]
-    except ValueError:
-        raise text.error(f"'{key}:' takes whole numbers, got {values.strip()!r}", r) from None
+def whole_number(token: str) -> int | None:
+    """``token`` as an int when it is a whole number of at most :data:`MAX_DIGITS` digits, else None."""
+    if len(token) > MAX_DIGITS + 1 or _WHOLE_NUMBER.fullmatch(token) is None:
+        return None
+    digits = token.lstrip("+-")
+    return int(token) if len(digits) <= MAX_DIGITS else None
+
+
+def shown(value: str, limit: int = 50) -> str:
+    """``repr(value)`` cut to ``limit`` characters: a message naming a huge value stays one short line."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(value):,} characters)"
+
+
+def _integers(text: BoardText, r: int, tokens: list[str], key: str) -> list[int]:
+    numbers = []
+    for token in tokens:
+        number = whole_number(token)
+        if number is None:
+            raise text.error(f"'{key}:' takes whole numbers of at most {MAX_DIGITS} digits, "
+                             f"got {shown(token)}", r)
+        numbers.append(number)
+    return numbers
+
+
+def _seed_line(text: BoardText, r: int, values: str) -> int:
+    tokens = values.split()
+    if len(tokens) != 1:
+        raise text.error("expected 'seed: N' with one whole number", r)
+    return _integers(text, r, tokens, "seed")[0]
+
+
+def _start_line(text: BoardText, r: int, values: str) -> list[int]:
+    tokens = values.split()
+    if len(tokens) > MAX_HEIGHT:  # counted before converting: the line may hold millions
+        raise text.error(f"'start:' lists {len(tokens):,} cells; a track has at most {MAX_HEIGHT} rows "
+                         f"({_SIZE_LIMIT})", r)
+    return _integers(text, r, tokens, "start")
 
 
 def _colour_line(text: BoardText, r: int, line: str) -> tuple[int, int, tuple[int, int]]:
     """``colour C: KIND [DX DY]`` -> (colour, kind, offset)."""
     match = _COLOUR_LINE.match(line)
     if match is None:
-        raise text.error(f"unexpected line {line!r} (expected 'seed: N', 'start: Y ...' or "
+        raise text.error(f"unexpected line {shown(line)} (expected 'seed: N', 'start: Y ...' or "
                          "'colour C: KIND [DX DY]')", r)
     number, name, rest = match.groups()
-    if not number.isdigit() or not 0 <= int(number) < COLOURS:
-        raise text.error(f"colour {number!r}: expected a colour number from 0 to {COLOURS - 1}", r)
+    colour = whole_number(number) if number.isascii() and number.isdigit() else None
+    if colour is None or not 0 <= colour < COLOURS:
+        raise text.error(f"colour {shown(number)}: expected a colour number from 0 to {COLOURS - 1}", r)
     kind = _KIND_OF_NAME.get(name)
     if kind is None:
-        raise text.error(f"colour {number}: unknown kind {name!r} (expected {', '.join(KIND_NAMES)})", r)
-    values = _integers(text, r, rest, f"colour {number}")
+        raise text.error(f"colour {colour}: unknown kind {shown(name)} (expected {', '.join(KIND_NAMES)})", r)
+    tokens = rest.split()
     wanted = 2 if kind in (TELEPORTER, TRAP) else 0
-    if len(values) != wanted:
+    if len(tokens) != wanted:
         shape = "an offset 'dx dy'" if wanted else "no offset"
-        raise text.error(f"colour {number}: a {name} takes {shape}, got {rest.strip()!r}", r)
-    return int(number), kind, (values[0], values[1]) if wanted else (0, 0)
+        raise text.error(f"colour {colour}: a {name} takes {shape}, got {shown(rest.strip())}", r)
+    values = _integers(text, r, tokens, f"colour {colour}")
+    for value in values:
+        if abs(value) > MAX_OFFSET:
+            raise text.error(f"colour {colour}: offset {value} is past {MAX_OFFSET} either way, the "
+                             "most an offset may move (further leaves even the largest track)", r)
+    return colour, kind, (values[0], values[1]) if wanted else (0, 0)
 
 
 _KIND_MARK = {EMPTY: ".", TELEPORTER: "T", TRAP: "X", WALL: "#"}
