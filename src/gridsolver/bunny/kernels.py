@@ -14,7 +14,10 @@ Library arrays (``capacity`` entries):
   ``arg1`` count), 2 sequence (``arg0`` head item, ``arg1`` tail entry),
   3 the empty program; ``tokens[e]`` its token count;
 - ``table``: open addressing over entry ids (-1 empty), ``hashes[e]``
-  (:func:`gridsolver.core.table_kernels.next_entry`).
+  (:func:`gridsolver.core.table_kernels.next_entry`). It starts small and
+  the caller doubles it (:func:`rehash_library`) when an insert finds it
+  half full: the builders then stop with LIBRARY_FULL, leaving in ``cursor``
+  where to go on, so a level is never built twice.
 
 This module imports numba; the CLI imports it only inside commands. The
 plain-Python reference of every kernel is :mod:`gridsolver.bunny.reference`.
@@ -105,6 +108,17 @@ def insert(buf_f, buf_v, kind, arg0, arg1, tokens, lib_f, lib_v, kinds, arg0s, a
 
 
 @njit(cache=True)
+def rehash_library(hashes, count, table):
+    """File the library's first ``count`` entries into ``table`` (all -1, larger than 2 x count)."""
+    mask = table.shape[0] - 1
+    for e in range(count):
+        slot = home_slot(table, hashes[e])
+        while table[slot] >= 0:  # entries are distinct: the first free slot is this one's
+            slot = (slot + 1) & mask
+        table[slot] = e
+
+
+@njit(cache=True)
 def compose(fa, va, fb, vb, out_f, out_v):
     """``a`` then ``b``: out_f = fb after fa, out_v[s] = va[s] | vb[fa[s]]."""
     for s in range(fa.shape[0]):
@@ -149,11 +163,14 @@ def cycle_structure(f, cap):
 
 @njit(cache=True)
 def build_loops(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s, toks, hashes, table,
-                counter, count_cap, limits, stats):
+                counter, count_cap, limits, stats, cursor):
     """Add every new LOOP(n){b} behaviour for bodies b of j - 1 tokens.
 
     ``stats[0]`` counts candidate behaviours, ``stats[1]`` the largest count
     needed, ``stats[2]`` is set when some body needed counts beyond ``count_cap``.
+    Bodies before ``cursor[0]`` are done already (a call that stopped with
+    LIBRARY_FULL leaves there the body it stopped in: its loops already
+    stored are found again, never stored twice).
     """
     n_states = lib_f.shape[1]
     words = lib_v.shape[2]
@@ -161,7 +178,8 @@ def build_loops(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s, to
     cur_w = np.empty((n_states, words), np.uint64)
     nxt_f = np.empty(n_states, np.int32)
     nxt_w = np.empty((n_states, words), np.uint64)
-    for b in range(level_start[j - 1], level_end[j - 1]):
+    for b in range(max(level_start[j - 1], cursor[0]), level_end[j - 1]):
+        cursor[0] = b
         if _expired(limits, stats):
             return OUT_OF_TIME
         fb = lib_f[b]
@@ -217,14 +235,21 @@ def build_loops(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s, to
 
 @njit(cache=True)
 def build_sequences(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s, toks, hashes, table,
-                    counter, limits, stats):
-    """Add every new behaviour ``head tail`` of j tokens: head a new item of a tokens, tail j - a."""
+                    counter, limits, stats, cursor):
+    """Add every new behaviour ``head tail`` of j tokens: head a new item of a tokens, tail j - a.
+
+    Heads before (``cursor[1]`` tokens, entry ``cursor[2]``) are done already: see
+    :func:`build_loops`.
+    """
     n_states = lib_f.shape[1]
     words = lib_v.shape[2]
     buf_f = np.empty(n_states, np.int32)
     buf_v = np.empty((n_states, words), np.uint64)
-    for a in range(1, j):
-        for h in range(level_start[a], level_end[a]):
+    for a in range(max(1, cursor[1]), j):
+        first = max(level_start[a], cursor[2]) if a == cursor[1] else level_start[a]
+        for h in range(first, level_end[a]):
+            cursor[1] = a
+            cursor[2] = h
             if kinds[h] != KIND_PRIMITIVE and kinds[h] != KIND_LOOP:
                 continue
             for t in range(level_start[j - a], level_end[j - a]):

@@ -26,11 +26,14 @@ from gridsolver.bunny import reference
 from gridsolver.bunny.notation import format_program
 from gridsolver.bunny.rules import Board, Loop, Program, Run, simulate, token_count
 from gridsolver.bunny.walk import walk_program
-from gridsolver.core.budget import Budget, peak_rss_mb
+from gridsolver.core import interrupt
+from gridsolver.core.budget import NO_LIMIT, Budget, peak_rss_mb
 from gridsolver.core.result import Result, Stats
 
 GAME = "bunny"
 DEFAULT_LIMIT = 1
+FIRST_TABLE_SLOTS = 1 << 14  # the library's hash table starts here and doubles as entries come
+WRAP_UP_SHARE = 0.25  # at most this share of --time is kept for improving and verifying the answer
 
 
 @dataclass
@@ -54,7 +57,10 @@ class Library:
         self.arg1 = np.zeros(cap, np.int64)
         self.tokens = np.zeros(cap, np.int8)
         self.hashes = np.zeros(cap, np.uint64)
-        self.table = np.full(1 << (2 * cap - 1).bit_length(), -1, np.int32)
+        # The table is filled (-1: empty) and probed at random, so every page of it is touched:
+        # it starts small and doubles with the entries (grow_table), never sized to the budget.
+        self.max_table_slots = 1 << (2 * cap - 1).bit_length()
+        self.table = np.full(min(FIRST_TABLE_SLOTS, self.max_table_slots), -1, np.int32)
         self.counter = np.zeros(1, np.int64)
         self.level_start = np.zeros(64, np.int64)
         self.level_end = np.zeros(64, np.int64)
@@ -83,6 +89,16 @@ class Library:
         self._k.insert(f, v, kind, arg0, arg1, tokens, self.lib_f, self.lib_v, self.kinds, self.arg0,
                        self.arg1, self.tokens, self.hashes, self.table, self.counter)
 
+    def grow_table(self) -> bool:
+        """Double the hash table if it is what is full (not the entry arrays); False when it cannot."""
+        n = int(self.counter[0])
+        if n >= self.capacity or 2 * (n + 1) <= len(self.table) or len(self.table) >= self.max_table_slots:
+            return False
+        table = np.full(2 * len(self.table), -1, np.int32)
+        self._k.rehash_library(self.hashes, n, table)
+        self.table = table
+        return True
+
     @property
     def size(self) -> int:
         return int(self.counter[0])
@@ -92,11 +108,17 @@ class Library:
         K = self._k
         j = self.top + 1
         self.level_start[j] = self.counter[0]
-        args = (self.level_start, self.level_end, self.lib_f, self.lib_v, self.kinds, self.arg0,
-                self.arg1, self.tokens, self.hashes, self.table, self.counter)
-        status = K.build_loops(j, *args, count_cap, limits, stats)
-        if status == K.DONE:
-            status = K.build_sequences(j, *args, limits, stats)
+        cursor = np.zeros(3, np.int64)  # where a builder stopped for a bigger table (see kernels)
+        loops_done = False
+        while True:
+            args = (self.level_start, self.level_end, self.lib_f, self.lib_v, self.kinds, self.arg0,
+                    self.arg1, self.tokens, self.hashes, self.table, self.counter)
+            status = K.DONE if loops_done else K.build_loops(j, *args, count_cap, limits, stats, cursor)
+            if status == K.DONE:
+                loops_done = True
+                status = K.build_sequences(j, *args, limits, stats, cursor)
+            if status != K.LIBRARY_FULL or not self.grow_table():
+                break
         self.level_end[j] = self.counter[0]
         self.largest_count = max(self.largest_count, int(stats[1]))
         if stats[2]:
@@ -132,19 +154,22 @@ class Library:
         return out
 
 
-def greedy_program(lib: Library, board: Board, step_limit: int = 100_000) -> Program:
+def greedy_program(lib: Library, board: Board, step_limit: int = 100_000,
+                   deadline_ns: int = NO_LIMIT) -> Program | None:
     """A quick upper bound: repeatedly take the library fragment that marks most per token.
 
     When no fragment marks anything new from where the bunny stands, it walks
-    the shortest path to the nearest unmarked square instead.
+    the shortest path to the nearest unmarked square instead. None when the
+    deadline (on the monotonic clock) passes first: on thousands of squares
+    this takes a good part of a second.
     """
     from gridsolver.bunny.walk import path_to_nearest
 
     count = min(lib.size, 20_000)  # the shortest fragments come first; this bounds the time it takes
     words = lib.lib_v.shape[2]
+    squares = np.array(sorted(board.targets()), np.int64)
     target = np.zeros(words, np.uint64)
-    for q in board.targets():
-        target[q >> 6] |= np.uint64(1 << (q & 63))
+    np.bitwise_or.at(target, squares >> 6, np.left_shift(np.uint64(1), (squares & 63).astype(np.uint64)))
     vis = np.zeros(words, np.uint64)
     vis[board.start >> 6] |= np.uint64(1 << (board.start & 63))
     tokens = lib.tokens[:count].astype(np.float64)
@@ -152,6 +177,8 @@ def greedy_program(lib: Library, board: Board, step_limit: int = 100_000) -> Pro
     state = board.start * 4
     program: Program = ()
     for _ in range(step_limit):
+        if not interrupt.time_left(deadline_ns):
+            return None
         missing = target & ~vis
         if not missing.any():
             return program
@@ -163,7 +190,8 @@ def greedy_program(lib: Library, board: Board, step_limit: int = 100_000) -> Pro
             vis |= lib.lib_v[best, state]
             state = int(lib.lib_f[best, state])
             continue
-        wanted = {q for q in board.targets() if not (int(vis[q >> 6]) >> (q & 63)) & 1}
+        marked = (vis[squares >> 6] >> (squares & 63).astype(np.uint64)) & np.uint64(1)
+        wanted = set(squares[marked == 0].tolist())
         path = path_to_nearest(board, state // 4, state % 4, wanted)
         for token in path:
             entry = 1 + "FLR".index(token)  # the primitives follow the empty fragment
@@ -284,13 +312,14 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
     """The shortest programs for a solvable board (every target reachable), within ``budget``."""
     from gridsolver.bunny import kernels as K
 
+    started = time.monotonic_ns()
     fallback = verify(board, walk_program(board))
     assert fallback is not None, "the walk program must solve a connected board"
+    reserve = wrap_up_reserve_ns(time.monotonic_ns() - started, budget)
     count_cap = count_cap or 64 * board.size + 64
-    capacity = max(8, min(1 << 30, int((budget.memory_bytes() or 8 << 30) * 0.6)
-                             // Library.bytes_per_entry(board)))
-    lib = Library(board, capacity)
-    limits = np.array([budget.deadline_ns(), budget.node_limit(), clock_interval(board), 0], np.int64)
+    lib = Library(board, library_capacity(board, budget))
+    limits = np.array([budget.deadline_ns() - reserve, budget.node_limit(), clock_interval(board), 0],
+                      np.int64)
     stats = np.zeros(4, np.int64)
     start = _Start(board, limit)
     exhausted = 0
@@ -299,10 +328,10 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
     for k in range(1, fallback.tokens):
         status = K.DONE
         while lib.top < k - 2 and status == K.DONE:  # programs of k tokens need levels up to k - 2
-            limits[0] = budget.deadline_ns()  # read afresh: it moves to the start on Ctrl-C
+            limits[0] = budget.deadline_ns() - reserve  # read afresh: it moves to the start on Ctrl-C
             status = lib.build_next(limits, count_cap, stats)
         if status == K.DONE:
-            limits[0] = budget.deadline_ns()
+            limits[0] = budget.deadline_ns() - reserve
             status = _programs_of(k, lib, start, limits, stats)
             _collect(board, lib, start, solutions)
         if status != K.DONE:
@@ -319,11 +348,31 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
         optimal = stopped is None
         solutions = [fallback]
         if not optimal:
-            greedy = verify(board, greedy_program(lib, board))
+            program = greedy_program(lib, board, deadline_ns=budget.deadline_ns())
+            greedy = None if program is None else verify(board, program)
             if greedy is not None and greedy.tokens < fallback.tokens:
                 solutions = [greedy]
     return Outcome(solutions, exhausted, optimal, stopped, int(stats[0]), lib.size, lib.top,
                    lib.count_capped, lib.largest_count)
+
+
+def library_capacity(board: Board, budget: Budget) -> int:
+    """The most fragments the library may hold: 60% of the memory (its arrays are mapped lazily,
+    so only the entries made take memory)."""
+    memory = budget.memory_bytes() or 8 << 30
+    return max(8, min(1 << 30, int(memory * 0.6) // Library.bytes_per_entry(board)))
+
+
+def wrap_up_reserve_ns(verify_ns: int, budget: Budget) -> int:
+    """Time kept from the kernels for what follows them: a greedy answer and its verification.
+
+    That work is about twice the verification of the walk program made at the start
+    (``verify_ns``): milliseconds on small boards, a second on 4,000 squares, where it used
+    to run past --time. At most :data:`WRAP_UP_SHARE` of the time; none without a time limit.
+    """
+    if budget.time_s is None:
+        return 0
+    return min(2 * verify_ns, int(WRAP_UP_SHARE * budget.time_s * 1e9))
 
 
 def clock_interval(board: Board) -> int:

@@ -116,16 +116,19 @@ def named(name: str) -> str | None:
 
 
 def settle(grid: np.ndarray) -> np.ndarray:
-    """Let cells fall to the bottom of their column, then close empty columns to the left."""
-    height, width = grid.shape
+    """Let cells fall to the bottom of their column, then close empty columns to the left.
+
+    Whole columns at once (a 64x64 game of a thousand moves replays in a fraction
+    of a second, where a loop per column took over a second): a stable sort of
+    each column on "filled" puts its empty cells on top and keeps the order of
+    the rest; columns with no cell are dropped and the others move left.
+    """
+    filled = grid != EMPTY
+    keep = filled.any(axis=0)
+    columns, filled = grid[:, keep], filled[:, keep]
+    fallen = np.take_along_axis(columns, np.argsort(filled, axis=0, kind="stable"), axis=0)
     out = np.full_like(grid, EMPTY)
-    target = 0
-    for col in range(width):
-        cells = [v for v in grid[:, col] if v != EMPTY]
-        if not cells:
-            continue
-        out[height - len(cells):, target] = cells
-        target += 1
+    out[:, :fallen.shape[1]] = fallen
     return out
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gridsolver.clickomania.kernels.beam import CLEAR, beam_search
-from gridsolver.clickomania.kernels.exact import exact_search
+from gridsolver.clickomania.kernels.exact import exact_search_growing
 from gridsolver.clickomania.kernels.groups import (
     EMPTY,
     MAX_COLOURS_CODE,
@@ -38,6 +38,7 @@ BEAM_START_WIDTH = 1
 BEAM_GROWTH = 2
 ENDGAME_CELLS = 80  # beam positions with this few cells left get an exhaustive search
 ENDGAME_NODES = 20_000  # node limit of each such endgame search
+FIRST_TABLE_SLOTS = 1 << 16  # the exact search's table starts at 512 KB and grows with use
 
 
 @dataclass
@@ -83,6 +84,7 @@ def solve_clickomania(board: Board, budget: Budget, label: str = "board") -> Res
     nodes = 0
     finished = False
     proof = ""
+    table_mb = None
     best = _random_game(cells, width, height)  # an answer at once, however large the board
     beam_width = BEAM_START_WIDTH
     cap = _beam_width_cap(board, budget)
@@ -100,9 +102,16 @@ def solve_clickomania(board: Board, budget: Budget, label: str = "board") -> Res
         beam_width = min(cap, beam_width * BEAM_GROWTH)
     # Phase 2 (small boards): exhaustive branch and bound under the best found so far.
     if small and best.value > 0 and not budget.expired(nodes):
-        table = np.zeros(budget.table_slots(8), np.int64)
-        value, length, used, done = exact_search(cells, width, height, zob, table, best.value,
-                                                 budget.deadline_ns(), budget.node_limit() - nodes, path)
+        # the table starts small and doubles as it fills, up to the budget: a big budget costs
+        # nothing until positions use it (a table of the whole budget, touched at random, would
+        # take gigabytes of pages within a second)
+        max_slots = budget.table_slots(8)
+        table = np.zeros(min(FIRST_TABLE_SLOTS, max_slots), np.int64)
+        table_slots = np.zeros(1, np.int64)
+        value, length, used, done = exact_search_growing(cells, width, height, zob, table, max_slots,
+                                                         best.value, budget.deadline_ns(),
+                                                         budget.node_limit() - nodes, path, table_slots)
+        table_mb = round(8 * int(table_slots[0]) / 2**20, 1)
         nodes += used
         if length >= 0:
             best = _Best(int(value), path_to_moves(path, length, height))
@@ -122,6 +131,8 @@ def solve_clickomania(board: Board, budget: Budget, label: str = "board") -> Res
     details = {"cleared": best.value == 0, "fewest_cells_left": best.value,
                "fewest_proved": best.value == 0 or finished, "moves": len(best.moves),
                "size": f"{width}x{height}", "colours": len(board.colour_counts())}
+    if table_mb is not None:
+        details["table_mb"] = table_mb
     # the caller replays the moves under the rules before the result is reported (core.game.verify)
     return Result("clickomania", label, status, solution=[list(m) for m in best.moves], score=best.value,
                   score_name="cells left", proof=proof, stopped=stopped, stats=stats, details=details)

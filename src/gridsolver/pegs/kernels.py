@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from gridsolver.core.budget import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (re-exported codes)
-from gridsolver.core.clock import budget_check
+from gridsolver.core.clock import budget_check, time_remains
 from gridsolver.core.table import PROBES
 from gridsolver.core.table_kernels import find_key, find_wide, is_full, store_wide
 
@@ -282,8 +282,51 @@ def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, pagoda, pa
     return code
 
 
+FIRST_CAPACITY = 1 << 12  # entries the published method's arrays start with (they double as they fill)
+REHASH_CLOCK_EVERY = 1 << 16  # keys moved between two clock readings while the visited set grows
+
+
 @njit(cache=True)
-def published(start, holes, offsets, zobrist, pool_size, record_size, seen_slots, bias, seed,
+def _grown_rows(rows, capacity):
+    """``rows`` (2-d) copied into the first rows of a zeroed array of ``capacity`` rows."""
+    out = np.zeros((capacity, rows.shape[1]), dtype=rows.dtype)
+    out[:rows.shape[0]] = rows
+    return out
+
+
+@njit(cache=True)
+def _grown(values, capacity):
+    """``values`` (1-d) copied into the start of a zeroed array of ``capacity`` entries."""
+    out = np.zeros(capacity, dtype=values.dtype)
+    out[:values.shape[0]] = values
+    return out
+
+
+@njit(cache=True)
+def _regrown_set(seen, slots, deadline_ns):
+    """The keys of ``seen`` (a set of keys homed at themselves) in a new set of ``slots`` slots.
+
+    A big set takes a while to move, so the clock is read as it goes; past the deadline an
+    empty array comes back (the search is over and its visited set no longer matters).
+    """
+    out = np.zeros(slots, dtype=np.uint64)
+    moved = 0
+    for i in range(seen.shape[0]):
+        key = seen[i]
+        if key == ZERO:
+            continue
+        moved += 1
+        if moved % REHASH_CLOCK_EVERY == 0 and not time_remains(deadline_ns):
+            return np.zeros(0, dtype=np.uint64)
+        # probing the whole (at most half full) set always places a key; one placed farther than
+        # a lookup probes is only ever forgotten, which costs the method a repeated position
+        j = find_key(out, key, key, slots)
+        out[-1 - j] = key
+    return out
+
+
+@njit(cache=True)
+def published(start, holes, offsets, zobrist, max_positions, max_records, max_seen_slots, bias, seed,
               node_limit, deadline_ns, best_path, stats):
     """The published comesolo method: visited hashes, one queue per score, biased picks.
 
@@ -292,23 +335,29 @@ def published(start, holes, offsets, zobrist, pool_size, record_size, seen_slots
     expand comes from the best non-empty queue with probability ``bias``
     (0.31), else the next one down with the same chance, and so on (31%,
     21%, 14%, 10%, ...). It stops at one peg, or when the pool, the record
-    of parents or the hash set is full (the method's "memory exhausted"),
-    or on the budget. Returns an exit code; stats = [nodes, best score, positions].
+    of parents or the hash set would pass its maximum (the method's "memory
+    exhausted"), or on the budget.
+
+    The three start small and double as they fill (the set at 70% load), so
+    memory follows the positions met, never the maximum: a big budget costs
+    nothing until it is used. Returns an exit code; stats = [nodes, best
+    score, positions, bytes the arrays hold at the end].
     """
     np.random.seed(seed)
     nw = start.shape[0]
     dcount = offsets.shape[0]
     max_score = count_pegs(start) - 1
-    pool = np.zeros((pool_size, nw), dtype=np.uint64)
-    pool_hash = np.zeros(pool_size, dtype=np.uint64)
-    pool_record = np.zeros(pool_size, dtype=np.int64)
-    pool_next = np.zeros(pool_size, dtype=np.int64)  # queue links, and the free list's links
+    first = min(FIRST_CAPACITY, max_positions)
+    pool = np.zeros((first, nw), dtype=np.uint64)
+    pool_hash = np.zeros(first, dtype=np.uint64)
+    pool_record = np.zeros(first, dtype=np.int64)
+    pool_next = np.zeros(first, dtype=np.int64)  # queue links, and the free list's links
     free = -1  # freed slots, reused first
-    fresh = 0  # slots from here on were never used (their pages are never touched)
+    fresh = 0  # slots from here on were never used
     head = np.full(max_score + 1, -1, dtype=np.int64)
-    record_parent = np.zeros(record_size, dtype=np.int64)
-    record_move = np.zeros(record_size, dtype=np.int32)
-    seen = np.zeros(seen_slots, dtype=np.uint64)
+    record_parent = np.zeros(min(FIRST_CAPACITY, max_records), dtype=np.int64)
+    record_move = np.zeros(record_parent.shape[0], dtype=np.int32)
+    seen = np.zeros(min(2 * FIRST_CAPACITY, max_seen_slots), dtype=np.uint64)
     codes = np.zeros(nw * 64 * dcount, dtype=np.int32)
     scratch = np.zeros((3, nw), dtype=np.uint64)
     child = np.zeros(nw, dtype=np.uint64)
@@ -368,10 +417,31 @@ def published(start, holes, offsets, zobrist, pool_size, record_size, seen_slots
             flip_bit(child, a + 2 * o)
             ch = h ^ zobrist[a] ^ zobrist[a + o] ^ zobrist[a + 2 * o]
             key = ch | ONE
-            j = find_key(seen, key, ch, PROBES + 1)
+            j = find_key(seen, key, key, PROBES + 1)
             if j >= 0:
                 continue
-            if is_full(j, seen_slots) or records >= record_size or (free < 0 and fresh >= pool_size):
+            slots = seen.shape[0]
+            while (is_full(j, slots) or 10 * records >= 7 * slots) and slots < max_seen_slots:
+                seen = _regrown_set(seen, min(2 * slots, max_seen_slots), deadline_ns)
+                if seen.shape[0] == 0:  # the deadline passed while it grew
+                    code = OUT_OF_TIME
+                    stop = True
+                    break
+                slots = seen.shape[0]
+                j = find_key(seen, key, key, PROBES + 1)
+            if stop:
+                break
+            if records == record_parent.shape[0] and records < max_records:
+                record_parent = _grown(record_parent, min(2 * records, max_records))
+                record_move = _grown(record_move, record_parent.shape[0])
+            if free < 0 and fresh == pool.shape[0] and fresh < max_positions:
+                grown = min(2 * fresh, max_positions)
+                pool = _grown_rows(pool, grown)
+                pool_hash = _grown(pool_hash, grown)
+                pool_record = _grown(pool_record, grown)
+                pool_next = _grown(pool_next, grown)
+            pool_full = free < 0 and fresh >= pool.shape[0]
+            if is_full(j, slots) or records >= record_parent.shape[0] or pool_full:
                 code = OUT_OF_MEMORY
                 stop = True
                 break
@@ -411,12 +481,14 @@ def published(start, holes, offsets, zobrist, pool_size, record_size, seen_slots
     stats[0] = nodes
     stats[1] = best
     stats[2] = records
+    stats[3] = (pool.nbytes + pool_hash.nbytes + pool_record.nbytes + pool_next.nbytes
+                + record_parent.nbytes + record_move.nbytes + seen.nbytes)
     return code
 
 
 @njit(cache=True)
 def fewest_moves(start, holes, offsets, must_move, target, free_survivor, limit, tt_hash, tt_keys,
-                 tt_budget, node_limit, deadline_ns, best_path, stats):
+                 grow_at, node_limit, deadline_ns, best_path, stats):
     """Depth-first search for one peg left (in bit ``target``, or anywhere when < 0) in at
     most ``limit`` moves, a move being a run of jumps by one peg.
 
@@ -425,9 +497,15 @@ def fewest_moves(start, holes, offsets, must_move, target, free_survivor, limit,
     (a hole no jump can pass over) must make a move of its own, except the
     peg that moved last and a survivor allowed to stay there
     (``free_survivor``). The table keeps, per state, the largest remaining
-    move budget shown to be too small. Returns FOUND (``best_path`` holds the
-    jumps, ``stats[1]`` their number), EXHAUSTED (no solution within
-    ``limit``), or a budget code; stats[0] = nodes.
+    move budget shown to be too small: a wide table (see
+    :class:`gridsolver.core.table.GrowingTable`) whose rows are the state's
+    W + 1 words and then that budget, a word lookups do not compare (so it
+    moves with its state when the table grows). When the table holds
+    ``grow_at`` entries (> 0) the search stops with TABLE_FULL for a bigger
+    table and is run again with the same limit (what the table holds stays
+    true). Returns FOUND (``best_path`` holds the jumps, ``stats[1]`` their
+    number), EXHAUSTED (no solution within ``limit``), TABLE_FULL or a budget
+    code; stats[0] += nodes, stats[2] = table entries.
     """
     nw = start.shape[0]
     dcount = offsets.shape[0]
@@ -444,6 +522,8 @@ def fewest_moves(start, holes, offsets, must_move, target, free_survivor, limit,
     codes = np.zeros(maxmoves, dtype=np.int32)
     scratch = np.zeros((3, nw), dtype=np.uint64)
     key = np.zeros(nw + 1, dtype=np.uint64)
+    budget_word = nw + 1  # the column of a table row that holds its move budget
+    entries = stats[2]
     pos[0, :] = start
     n = generate(pos[0], holes, offsets, codes, scratch)
     moves[0, :n] = codes[:n]
@@ -493,7 +573,7 @@ def fewest_moves(start, holes, offsets, must_move, target, free_survivor, limit,
             key[nw] = np.uint64(last[child])
             h = position_hash(key)
             slot = find_wide(tt_hash, tt_keys, h, key, PROBES)
-            if slot >= 0 and tt_budget[slot] >= remaining:
+            if slot >= 0 and np.int64(tt_keys[slot, budget_word]) >= remaining:
                 continue
             n = generate(pos[child], holes, offsets, codes, scratch)
             moves[child, :n] = codes[:n]
@@ -509,13 +589,18 @@ def fewest_moves(start, holes, offsets, must_move, target, free_survivor, limit,
             remaining = limit - used[depth]
             slot = find_wide(tt_hash, tt_keys, h, key, PROBES)
             if slot >= 0:
-                if tt_budget[slot] < remaining:
-                    tt_budget[slot] = remaining
+                if np.int64(tt_keys[slot, budget_word]) < remaining:
+                    tt_keys[slot, budget_word] = np.uint64(remaining)
             elif not is_full(slot, tt_hash.shape[0]):
                 store_wide(tt_hash, tt_keys, -1 - slot, h, key)
-                tt_budget[-1 - slot] = remaining
+                tt_keys[-1 - slot, budget_word] = np.uint64(remaining)
+                entries += 1
+                if entries == grow_at:
+                    code = TABLE_FULL
+                    break
             depth -= 1
     stats[0] += nodes
+    stats[2] = entries
     return code
 
 

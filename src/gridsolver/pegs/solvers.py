@@ -308,7 +308,7 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
         code = kernels.dfs(start, layout.holes, layout.offsets, weights, layout.zobrist, perm_array,
                            len(perms), target_bit, pagoda, floor, table.hash, table.keys, table.grow_at,
                            noise,
-                           seed * 1000 + run,
+                           (seed * 1000 + run) % 2**63,
                            run_limit, budget.deadline_ns(), best_path, stats)
         nodes += int(stats[0])
         if target is None and int(stats[1]) > len(best):
@@ -359,7 +359,7 @@ def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used
         started = time.perf_counter()
         widest = max(widest, width)
         code = kernels.beam(start, layout.holes, layout.offsets, layout.zobrist, phi, BEAM_ISOLATED_WEIGHT,
-                            width, 0.5, seed * 1000 + run, budget.node_limit() - used_nodes - nodes,
+                            width, 0.5, (seed * 1000 + run) % 2**63, budget.node_limit() - used_nodes - nodes,
                             budget.deadline_ns(), best_path, stats)
         nodes += int(stats[0])
         if int(stats[1]) > len(best):
@@ -379,23 +379,37 @@ def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used
     return code, best, nodes, widest
 
 
+PUBLISHED_SHARE = 0.4  # of the memory: the method's arrays at their largest (growing one takes 1.5x)
+
+
+def published_limits(memory_bytes: int, words: int) -> tuple[int, int]:
+    """The most positions (pool rows and parent records) and visited-set slots the published method
+    may grow to within ``memory_bytes``.
+
+    Per position: a pool row (the position, its hash, record and queue link), a parent record
+    (12 bytes) and two visited-set slots (16 bytes). The arrays start small and double as they fill
+    (:func:`gridsolver.pegs.kernels.published`), so these are ceilings, never what is allocated; a
+    doubling briefly holds the old array and the new one, hence the share below the usual 0.6.
+    """
+    per_position = 8 * words + 24 + 12 + 16
+    positions = max(1024, int(memory_bytes * PUBLISHED_SHARE) // per_position)
+    seen_slots = 1 << max(10, (2 * positions).bit_length() - 1)
+    return positions, seen_slots
+
+
 def _solve_published(board: Board, budget: Budget, seed: int):
     from gridsolver.pegs import kernels
 
     layout = Layout.of(board, seed)
     start = layout.to_words(board.pegs)
-    memory = budget.memory_bytes() or (8 << 30)
-    # the pool of waiting positions, the parent records and the hash set share the memory budget
-    per_position = 8 * layout.words + 24 + 16
-    positions = max(1024, int(memory * 0.6) // per_position)
-    seen_slots = 1 << max(10, (2 * positions).bit_length() - 1)
+    positions, seen_slots = published_limits(budget.memory_bytes() or (8 << 30), layout.words)
     best_path = np.zeros(board.peg_count, dtype=np.int32)
-    stats = np.zeros(3, dtype=np.int64)
+    stats = np.zeros(4, dtype=np.int64)
     code = kernels.published(start, layout.holes, layout.offsets, layout.zobrist, positions, positions,
                              seen_slots, PUBLISHED_BIAS, seed, budget.node_limit(), budget.deadline_ns(),
                              best_path, stats)
     best = [layout.decode(c) for c in best_path[:int(stats[1])]]
-    extra = {"positions": int(stats[2])}
+    extra = {"positions": int(stats[2]), "table_mb": round(int(stats[3]) / 2**20, 1)}
     if code == kernels.FOUND:
         return ("optimal", best, f"one peg left: {len(best)} jumps is the most possible", int(stats[0]),
                 None, extra)
@@ -449,6 +463,9 @@ def _solve_moves(board: Board, finish: Cell | None, budget: Budget):
     return _solve_moves_deepening(board, finish, budget)
 
 
+MOVES_FIRST_SLOTS = 1 << 15  # the deepening search's table starts here and doubles as it fills
+
+
 def _solve_moves_deepening(board: Board, finish: Cell | None, budget: Budget):
     """Fewest moves by iterative deepening on the move count (any board size; weaker than meeting)."""
     from gridsolver.pegs import kernels
@@ -458,20 +475,25 @@ def _solve_moves_deepening(board: Board, finish: Cell | None, budget: Budget):
     target = -1 if finish is None else board.index(finish)
     free_survivor = finish is None or bool(must >> target & 1)
     start_bound = max(0, (board.pegs & must).bit_count() - (1 if free_survivor else 0))
-    slots = budget.table_slots(8 * (layout.words + 3), share=0.5, maximum=1 << 22)
-    tt_hash = np.zeros(slots, dtype=np.uint64)
-    tt_keys = np.zeros((slots, layout.words + 1), dtype=np.uint64)
-    tt_budget = np.zeros(slots, dtype=np.int32)
+    # rows: the position's words, the last mover's bit, the move budget (see kernels.fewest_moves);
+    # probed at random, so the table grows with its entries instead of being sized to the budget
+    table = GrowingTable(budget, layout.words + 2, first_slots=MOVES_FIRST_SLOTS, share=0.5, maximum=1 << 22)
     best_path = np.zeros(board.peg_count, dtype=np.int32)
     stats = np.zeros(3, dtype=np.int64)
     limit = max(1, start_bound)
     must_words = layout.to_words(must)
     while limit <= board.peg_count - 1:
+        # every run (each limit, each table size) counts against the one --nodes
+        nodes_left = max(1, budget.node_limit() - int(stats[0]))
         code = kernels.fewest_moves(layout.to_words(board.pegs), layout.holes, layout.offsets, must_words,
-                                    target, free_survivor, limit, tt_hash, tt_keys, tt_budget,
-                                    budget.node_limit(), budget.deadline_ns(), best_path, stats)
+                                    target, free_survivor, limit, table.hash, table.keys, table.grow_at,
+                                    nodes_left, budget.deadline_ns(), best_path, stats)
         nodes = int(stats[0])
-        extra = {"move_limit_searched": limit}
+        if code == kernels.TABLE_FULL:  # the same limit again in a bigger table
+            table.grow()
+            continue
+        extra = {"move_limit_searched": limit,
+                 "table_mb": round((table.hash.nbytes + table.keys.nbytes) / 2**20, 1)}
         if code == kernels.FOUND:
             jumps = [layout.decode(c) for c in best_path[:int(stats[1])]]
             proof = (f"iterative deepening on moves: no solution in {limit - 1} moves"

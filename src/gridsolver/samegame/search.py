@@ -268,6 +268,20 @@ def samegame_worker(task: SameGameTask) -> Outcome:
     return Outcome(best_points, best_moves, nodes, how)
 
 
+def _cells_left(board: Board, moves: list[Move]) -> int:
+    """Cells left after ``moves``, played by the kernels.
+
+    The rules' plain-Python replay takes seconds on a 64 x 64 game of a thousand moves, and
+    the result is replayed under the rules anyway before it is reported; played twice, it
+    would put the process well past its --time.
+    """
+    cells = to_cells(board.grid)
+    stack = np.empty(cells.shape[0], np.int32)
+    for row, col in moves:
+        remove_at(cells, board.width, board.height, col * board.height + board.height - 1 - row, stack)
+    return int((cells != EMPTY).sum())
+
+
 def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: str | None = None,
                    seed: int = 0, penalty: bool = False, method: str = "nrpa",
                    label: str = "board") -> Result:
@@ -289,8 +303,13 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
         nodes_each = max(1, int(RATING_SHARE * budget.node_limit()) // len(colours))
         tasks = [replace(task, method="rate", tabu=c, seed=seed + 7919 * i, rate_ns=int(1e9 * seconds),
                          node_limit=nodes_each) for i, c in enumerate(colours)]
-        runs = parallel_map(samegame_worker, tasks, workers=workers, cluster=cluster,
-                            label=f"samegame {label}: rating tabu colours")
+        try:
+            runs = parallel_map(samegame_worker, tasks, workers=workers, cluster=cluster,
+                                label=f"samegame {label}: rating tabu colours")
+        except interrupt.Interrupted as stop:  # Ctrl-C: keep the runs that came back, rate the rest lowest
+            done: dict[int, Outcome] = stop.done  # type: ignore[assignment]
+            rated.extend((colours[i], run) for i, run in sorted(done.items()))
+            return [done[i].points if i in done else -(1 << 40) for i in range(len(colours))]
         rated.extend(zip(colours, runs, strict=True))
         return [run.points for run in runs]
 
@@ -307,20 +326,25 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
             unused.remove(resume)
         tasks.append(replace(task, seed=seed + 7919 * (len(rated) + i), tabu=colour, node_limit=left,
                              runs=1 if rated else NRPA_RUNS, resume=resume[1].nrpa_state if resume else None))
-    if interrupt.requested():  # Ctrl-C while rating: the runs start at their deadline and return at once
-        tasks = [replace(t, deadline_ns=budget.deadline_ns()) for t in tasks]
-    outcomes = parallel_map(samegame_worker, tasks, workers=workers, cluster=cluster,
-                            label=f"samegame {label}")
+    outcomes: list[Outcome] = []
+    if not interrupt.requested():  # after Ctrl-C while rating, the rating runs are the answer
+        try:
+            outcomes = parallel_map(samegame_worker, tasks, workers=workers, cluster=cluster,
+                                    label=f"samegame {label}")
+        except interrupt.Interrupted as stop:  # Ctrl-C and a worker did not answer in time: keep the rest
+            outcomes = list(stop.done.values())  # type: ignore[arg-type]
+    if not outcomes and not rated:
+        outcomes = [samegame_worker(replace(task, deadline_ns=0))]  # nothing came back: one playout here
     points, moves, _, how, _ = max(outcomes + [run for _, run in rated], key=lambda o: o.points)
     nodes += sum(o.nodes for o in outcomes)
     ratings: dict[str, int] = {}
     for colour, run in rated:
         name = rules.ALPHABET[colour]
         ratings[name] = max(run.points, ratings.get(name, run.points))
-    # for the details; core.game.verify checks the score
-    replayed = rules.replay(board, moves, penalty=penalty)
+    # for the details (core.game.verify replays the moves under the rules and checks the score)
+    cells_left = _cells_left(board, moves)
     stats = Stats(nodes=nodes, elapsed_s=round(budget.elapsed_s(), 4), peak_memory_mb=round(peak_rss_mb(), 1))
-    details = {"cleared": replayed.cells_left == 0, "cells_left": replayed.cells_left,
+    details = {"cleared": cells_left == 0, "cells_left": cells_left,
                "moves": len(moves), "found_by": how, "workers": workers,
                "end_penalty": penalty, "method": method, "worker_scores": [o.points for o in outcomes]}
     if method == "nrpa" and nrpa_fits:

@@ -111,6 +111,9 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
     crop = np.empty(n, np.int8)
     end_path = np.empty(n, np.int32)
     table = np.zeros(1 << 15 if endgame_cells > 0 else 1, np.int64)
+    # a node ranked by playouts costs whole games (milliseconds on a 64 x 64 board): read the
+    # clock at every one, or 256 of them run a second past the deadline
+    clock_every = 1 if playouts > 0 else CHECK_EVERY
 
     cur[0, :] = start
     cur_points[0] = 0
@@ -185,7 +188,7 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
                 cand_hash[nc] = position_hash(child, zob)
                 nc += 1
                 nodes += 1
-                if budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY):
+                if budget_check(nodes, node_limit, deadline_ns, clock_every):
                     return best, best_len, nodes, 0
             if not moved:
                 left, dead = colour_summary(s, counts)

@@ -18,7 +18,7 @@ from gridsolver.clickomania.kernels.groups import (
     position_hash,
     remove_at,
 )
-from gridsolver.core.clock import budget_check
+from gridsolver.core.clock import budget_check, time_remains
 from gridsolver.core.table_kernels import find_key, is_full
 
 DEAD_WEIGHT = 1 << 20  # a dead colour (one cell left) outweighs any group count
@@ -55,9 +55,43 @@ def tt_seen(table, key):
     return False
 
 
+GROW_LOAD = 0.7  # a growing table doubles when this share of its slots is taken
+REHASH_CLOCK_EVERY = 1 << 16  # keys moved between two clock readings while a table grows
+
+
+@njit(cache=True)
+def regrown_table(table, slots, deadline_ns):
+    """The keys of ``table`` (keys homed at themselves, 0 = empty) in a new table of ``slots`` slots.
+
+    A big table takes a while to move, so the clock is read as it goes; past the deadline (or on
+    Ctrl-C) an empty array comes back: the search is over and its table no longer matters.
+    """
+    out = np.zeros(slots, table.dtype)
+    moved = 0
+    for i in range(table.shape[0]):
+        key = table[i]
+        if key == 0:
+            continue
+        moved += 1
+        if moved % REHASH_CLOCK_EVERY == 0 and not time_remains(deadline_ns):
+            return np.zeros(0, table.dtype)
+        # the new table is at most half full, so probing all of it always places the key
+        j = find_key(out, key, key, slots)
+        out[-1 - j] = key
+    return out
+
+
 # -- exact search (small boards) ----------------------------------------------------------------
 @njit(cache=True)
 def exact_search(start, width, height, zob, table, best_init, deadline_ns, node_limit, best_path):
+    """:func:`exact_search_growing` in ``table`` as it is (it never grows)."""
+    return exact_search_growing(start, width, height, zob, table, 0, best_init, deadline_ns, node_limit,
+                                best_path, np.zeros(1, np.int64))
+
+
+@njit(cache=True)
+def exact_search_growing(start, width, height, zob, table, max_slots, best_init, deadline_ns, node_limit,
+                         best_path, table_slots):
     """Depth-first branch and bound for the fewest cells left, with a transposition table.
 
     Prunes a node when its dead colours (a sound lower bound on the cells that
@@ -67,6 +101,10 @@ def exact_search(start, width, height, zob, table, best_init, deadline_ns, node_
     known (with its own sequence). Returns (best, path length or -1 if no
     better sequence was found, nodes, finished) where finished=1 means the
     search was exhausted, so ``best`` is proved minimal.
+
+    The table doubles (up to ``max_slots``) whenever :data:`GROW_LOAD` of it
+    is taken, so its memory follows the positions seen, not the budget: pass
+    a small table. ``table_slots[0]`` gets its size at the end.
     """
     n = width * height
     occupied = 0
@@ -96,6 +134,8 @@ def exact_search(start, width, height, zob, table, best_init, deadline_ns, node_
     best = best_init
     best_len = -1
     nodes = 0
+    entries = 0  # positions stored (or lost to a full neighbourhood) in the table
+    table_slots[0] = table.shape[0]
     states[0, :] = start
     left, root_bound = colour_summary(start, counts)
     if root_bound >= best:
@@ -114,9 +154,16 @@ def exact_search(start, width, height, zob, table, best_init, deadline_ns, node_
             if bound >= best:
                 d -= 1
                 continue
-            if d > 0 and tt_seen(table, position_hash(s, zob)):
-                d -= 1
-                continue
+            if d > 0:
+                if tt_seen(table, position_hash(s, zob)):
+                    d -= 1
+                    continue
+                entries += 1
+                if entries >= GROW_LOAD * table.shape[0] and table.shape[0] < max_slots:
+                    table = regrown_table(table, min(2 * table.shape[0], max_slots), deadline_ns)
+                    if table.shape[0] == 0:  # the deadline passed while it grew
+                        return best, best_len, nodes, 0
+                    table_slots[0] = table.shape[0]
             ng = find_groups(s, width, height, label, sizes, reps, stack)
             k = 0
             for g in range(ng):

@@ -111,6 +111,10 @@ def _level_one(start, width, height, penalty, deadline_ns, best_seq):
                     best_seq[played] = moves[m]
                     best_seq[played + 1:played + 1 + length] = trial[:length]
                     best_len = played + 1 + length
+                # a step of a big board tries hundreds of moves, a playout each: read the clock
+                # after every one, or the level runs on for seconds past the deadline
+                if not time_remains(deadline_ns):
+                    break
         if played >= best_len:
             best_seq[played] = moves[0]
             best_len = played + 1
