@@ -45,6 +45,12 @@ class GameGroup(click.Group):
             return super().invoke(ctx)
         except InputError as exc:
             raise UserError(str(exc)) from None
+        except BrokenPipeError:  # click would turn it into exit 1: main ends quietly instead
+            raise _OutputGone from None
+
+
+class _OutputGone(Exception):
+    """The reader of stdout went away (e.g. ``| head``): nothing more to say to anyone."""
 
 
 _debug = False  # --debug: show the traceback of an internal error
@@ -79,12 +85,42 @@ def boards(games: tuple[str, ...], as_json: bool) -> None:
     print_boards([game(name) for name in (games or tuple(GAMES))], as_json)
 
 
+@cli.command("warmup")
+@click.argument("games", nargs=-1, metavar="[GAME]...")
+def warmup(games: tuple[str, ...]) -> None:
+    """Compile the kernels of GAME (default: every game) into numba's cache, once after installing.
+
+    Later commands then load them in a moment instead of compiling them on
+    their first run (which never counts against --time, but makes the user wait).
+    """
+    from gridsolver.core.warm import Warmup, warm_games
+
+    def report(name: str, warmed: Warmup | None) -> None:
+        if warmed is None:
+            click.echo(f"{name}: nothing to compile ahead")
+        elif warmed.compiled:
+            click.echo(f"{name}: {warmed.compiled} kernels compiled in {warmed.seconds:.1f} s "
+                       "(later runs load them from the cache)")
+        else:
+            click.echo(f"{name}: kernels ready, loaded from the cache in {warmed.seconds:.1f} s")
+
+    warm_games(games or tuple(GAMES), report)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: every way out is one clear line and a documented exit code."""
+    if sys.stdout is None:  # started with stdout closed (`>&-`): nowhere to write any answer
+        click.echo("gridsolver: error: cannot write the output: standard output is closed", err=True)
+        sys.exit(EXIT_BAD_INPUT)
     try:
         code = cli.main(args=argv, prog_name="gridsolver", standalone_mode=False)
     except click.exceptions.Exit as exc:
         code = exc.exit_code
+    except SystemExit as exc:  # a command's own exit code (solve: 0, 1 or 130)
+        code = exc.code
+    except click.exceptions.NoArgsIsHelpError as exc:  # `gridsolver` alone: the help, not an error
+        click.echo(exc.ctx.get_help() if exc.ctx is not None else exc.format_message())
+        code = 0
     except click.UsageError as exc:  # one line, like every other bad input
         where = f" (see {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
         click.echo(f"gridsolver: error: {exc.format_message()}{where}", err=True)
@@ -95,7 +131,7 @@ def main(argv: list[str] | None = None) -> None:
     except (click.Abort, KeyboardInterrupt):
         click.echo("gridsolver: interrupted", err=True)
         code = EXIT_INTERRUPTED
-    except BrokenPipeError:  # e.g. piped into `head`: the reader has all it wanted
+    except (BrokenPipeError, _OutputGone):  # e.g. piped into `head`: the reader has all it wanted
         _silence_stdout()
         code = 0
     except OSError as exc:
@@ -111,7 +147,18 @@ def main(argv: list[str] | None = None) -> None:
         sys.stdout.flush()
     except (BrokenPipeError, OSError):
         _silence_stdout()
+    _stop_workers()
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _stop_workers() -> None:
+    """End any worker processes now rather than in Python's slower exit handlers."""
+    parallel = sys.modules.get("gridsolver.core.parallel")  # imported only if workers were used
+    if parallel is not None:
+        try:
+            parallel.stop_workers()
+        except Exception:  # noqa: BLE001 - exiting anyway; the exit handlers will try again
+            pass
 
 
 def _is_output_error(exc: OSError) -> bool:

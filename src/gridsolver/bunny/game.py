@@ -37,6 +37,10 @@ CHALLENGE_FILES = (
 )
 MOVES = ("F", "L", "R")
 MAX_LIMIT = 10_000  # programs --all lists at most
+#: A board whose shortest program has 5 tokens: solving it builds library levels and searches one and
+#: two tokens past them, so it calls every kernel of the search (see BunnyGame.warm).
+WARM_BOARD = "S#.\n.##\n..#"
+WARM_MEMORY_MB = 16.0
 
 
 def _challenge_text(file: str) -> str:
@@ -136,6 +140,12 @@ class BunnyGame(Game[Board, str]):
         return film(board, parse_program(solution), options)
 
     # -- search ------------------------------------------------------------------------------------
+    def warm(self, board: Board | None, options: Mapping[str, Any] | None, *, workers: int = 1) -> None:
+        """One search of :data:`WARM_BOARD`: the kernels do not depend on the board's size or options."""
+        from gridsolver.core.warm import once
+
+        once(("bunny", "search"), _warm_search)
+
     def check_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:
         unknown = set(options) - {"all", "limit"}
         if unknown:
@@ -156,6 +166,12 @@ class BunnyGame(Game[Board, str]):
 
 
 GAME = BunnyGame()
+
+
+def _warm_search() -> None:
+    from gridsolver.bunny.search import solve
+
+    solve(facing_east(GAME.read(WARM_BOARD)), Budget(time_s=None, memory_mb=WARM_MEMORY_MB))
 
 
 def picture(board: Board, result: Result) -> str:

@@ -110,6 +110,16 @@ class ClickomaniaGame(ClickomaniaBoards):
         moves = moves_of(self.parse_solution(solution) if isinstance(solution, str) else solution)
         return film(board, moves, game=self.name, points=False, options=options)
 
+    def warm(self, board: Board | None, options: Mapping[str, Any] | None, *, workers: int = 1) -> None:
+        """The playout and the beam, and the exhaustive search too for boards small enough for it."""
+        from gridsolver.clickomania.search import EXACT_MAX_CELLS
+        from gridsolver.core.warm import once
+
+        if board is None or board.width * board.height <= EXACT_MAX_CELLS:
+            once(("clickomania", "exact"), _warm_exact)
+        else:
+            once(("clickomania", "beam"), _warm_beam)
+
     def search(self, board: Board, budget: Budget, *, seed: int, workers: int, cluster: str | None,
                progress: Progress | None, label: str, options: Mapping[str, Any]) -> Result:
         from gridsolver.clickomania.search import solve_clickomania
@@ -118,6 +128,23 @@ class ClickomaniaGame(ClickomaniaBoards):
 
 
 GAME = ClickomaniaGame()
+
+#: A board that cannot be cleared (one or two cells stay) but has moves: a solve of it runs the beam,
+#: then the exhaustive search (see ClickomaniaGame.warm). The kernels' types do not depend on the size.
+WARM_BOARD = "112\n221"
+
+
+def _warm_exact() -> None:
+    from gridsolver.clickomania.search import solve_clickomania
+
+    solve_clickomania(GAME.read(WARM_BOARD), Budget(time_s=None, memory_mb=16.0))
+
+
+def _warm_beam() -> None:
+    """A solve that stops after its first beam: one node is the whole budget."""
+    from gridsolver.clickomania.search import solve_clickomania
+
+    solve_clickomania(GAME.read(WARM_BOARD), Budget(time_s=None, memory_mb=16.0, nodes=1))
 
 
 def picture(board: Board, result: Result) -> str:

@@ -91,6 +91,8 @@ class Game(ABC, Generic[BoardT, MoveT]):
     default_memory: ClassVar[float | str | None] = AUTO
     #: worker processes a solve uses by default (None: every core)
     default_workers: ClassVar[int | None] = 1
+    #: whether a search can use worker processes or a cluster (else --cluster is refused)
+    parallel: ClassVar[bool] = False
     #: the class of this game's boards, so the API can refuse anything else with a clear message
     board_type: ClassVar[type]
 
@@ -148,6 +150,10 @@ class Game(ABC, Generic[BoardT, MoveT]):
                 return json.loads(stripped)
             except json.JSONDecodeError as exc:
                 raise InputError(f"solution: not JSON ({exc.msg} at column {exc.colno})") from None
+            except RecursionError:
+                raise InputError("solution: JSON nested too deeply to be a solution") from None
+            except ValueError as exc:  # e.g. a number of over 4,300 digits
+                raise InputError(f"solution: not JSON ({str(exc)[:100]})") from None
         return stripped.split()
 
     # -- slot: search ----------------------------------------------------------------------------
@@ -155,6 +161,21 @@ class Game(ABC, Generic[BoardT, MoveT]):
     def search(self, board: BoardT, budget: Budget, *, seed: int, workers: int, cluster: str | None,
                progress: Progress | None, label: str, options: Mapping[str, Any]) -> Result:
         """Run the game's algorithms within ``budget``; the result is verified afterwards."""
+
+    def warm(self, board: BoardT | None, options: Mapping[str, Any] | None, *, workers: int = 1) -> None:
+        """Get the kernels a search of ``board`` with ``options`` will use ready: compiled, or loaded
+        from numba's cache (see :mod:`gridsolver.core.warm`).
+
+        A game calls each such kernel once on a tiny input of the same types,
+        so that every specialisation the search uses exists before the
+        budget's clock starts; :meth:`solve` calls this first and reports the
+        compiling apart (``stats.compile_s``). ``options`` are as
+        :meth:`check_options` returned them. With ``workers`` > 1 the worker
+        processes the search maps onto are warmed too
+        (:func:`gridsolver.core.warm.warm_workers`). ``board`` None: every
+        kernel any command of the game may use (``gridsolver warmup``). The
+        default has nothing to warm.
+        """
 
     def check_options(self, board: BoardT, options: Mapping[str, Any]) -> dict[str, Any]:
         """Validate the game's own solve options against a board; return them JSON-ready.
@@ -213,6 +234,9 @@ class Game(ABC, Generic[BoardT, MoveT]):
         ``time`` (seconds) and ``memory`` (MB) default to the game's defaults
         (memory: half of what the machine has available at the start);
         game-specific options (e.g. ``objective`` for pegs) go in ``options``.
+        The kernels are made ready first (:meth:`warm`) and the clock starts
+        after: compiling on a first run is reported in ``stats.compile_s``,
+        never counted in ``time`` or ``stats.elapsed_s``.
         """
         if not isinstance(board, self.board_type):
             kind = self.board_type.__name__
@@ -221,10 +245,21 @@ class Game(ABC, Generic[BoardT, MoveT]):
         budget = make_budget(self.default_time if time is None else time,
                              resolve_memory(self.default_memory if memory is None else memory), nodes)
         seed = check_seed(seed)
+        if cluster is not None and not self.parallel:
+            raise InputError(f"--cluster {cluster}: a {self.name} search runs in one process; "
+                             "there is no work to send to a cluster")
         count = check_workers(self.default_workers if workers is None else workers)
         checked = self.check_options(board, options)
+        from gridsolver.core.warm import warm_up
+
+        # Kernels compile (first run) or load before the clock starts: never counted against --time.
+        # A Ctrl-C meanwhile is recorded and the search then reads its deadlines as spent. A cluster's
+        # workers are not ours to start: they compile or load as their first task arrives.
+        warmed = warm_up(self, board, checked, 1 if cluster else count)
+        budget.restart()
         result = self.search(board, budget, seed=seed, workers=count, cluster=cluster, progress=progress,
                              label=label or self.label(board), options=checked)
+        result.stats.compile_s = round(result.stats.compile_s + warmed.compile_s, 3)
         if interrupt.requested() and (result.stopped is not None or result.status in UNPROVED):
             result.stopped = "interrupted"  # the search saw its budget spent: it was Ctrl-C
         result.board = self.format(board)

@@ -172,6 +172,13 @@ class PegsGame(Game[Board, Jump]):
             checked["jumps"] = rule
         return checked
 
+    def warm(self, board: Board | None, options: Mapping[str, Any] | None, *, workers: int = 1) -> None:
+        """The kernels of the searches the objective and strategy use, on :data:`WARM_BOARD`."""
+        from gridsolver.core.warm import once
+
+        for part in _warm_parts(board, options):
+            once(("pegs", part), WARMERS[part])
+
     def search(self, board: Board, budget: Budget, *, seed: int, workers: int, cluster: str | None,
                progress: Progress | None, label: str, options: Mapping[str, Any]) -> Result:
         from gridsolver.pegs.solvers import search
@@ -184,6 +191,76 @@ class PegsGame(Game[Board, Jump]):
 
 
 GAME = PegsGame()
+
+
+# -- warm-up (see PegsGame.warm) ---------------------------------------------------------------------
+#: One jump leaves one peg, in the last hole: every search finishes on it at once. The kernels take
+#: positions of any number of 64-bit words and any jump rule, so a tiny board has the same types.
+WARM_BOARD = "jumps: orthogonal\noo."
+WARM_FINISH = (0, 2)
+
+
+def _warm_parts(board: Board | None, options: Mapping[str, Any] | None) -> list[str]:
+    """The searches a solve will run (every one when ``board`` is None)."""
+    if board is None or options is None:
+        return list(WARMERS)
+    objective = options["objective"]
+    if objective == "moves":
+        from gridsolver.pegs.moves import fits
+
+        return ["meet" if fits(board) else "deepening"]
+    if objective == "finish":
+        return ["dfs"]
+    return ["published"] if options.get("strategy") == "published" else ["dfs", "beam"]
+
+
+def _warm_budget() -> Budget:
+    return Budget(time_s=None, memory_mb=16.0)
+
+
+def _warm_dfs() -> None:
+    """Depth-first search, for most jumps and for a finish hole, and the table it grows."""
+    from gridsolver.core.table import GrowingTable
+    from gridsolver.pegs.solvers import search
+
+    board = GAME.read(WARM_BOARD)
+    search(board, _warm_budget(), objective="jumps")
+    search(board, _warm_budget(), objective="finish", finish=WARM_FINISH)
+    GrowingTable(_warm_budget(), words=1, first_slots=1 << 10).grow()
+
+
+def _warm_beam() -> None:
+    """The beam a most-jumps search widens when depth-first search does not finish."""
+    from gridsolver.pegs.solvers import Layout, _widening_beam
+
+    board = GAME.read(WARM_BOARD)
+    _widening_beam(board, Layout.of(board), _warm_budget(), 0, 0, [])
+
+
+def _warm_published() -> None:
+    from gridsolver.pegs.solvers import search
+
+    search(GAME.read(WARM_BOARD), _warm_budget(), objective="jumps", strategy="published")
+
+
+def _warm_meet() -> None:
+    """Fewest moves by meeting in the middle (boards of at most 64 holes)."""
+    from gridsolver.pegs.solvers import search
+
+    search(GAME.read(WARM_BOARD), _warm_budget(), objective="moves")
+
+
+def _warm_deepening() -> None:
+    """Fewest moves by iterative deepening (larger boards), and the table it grows."""
+    from gridsolver.core.table import GrowingTable
+    from gridsolver.pegs.solvers import _solve_moves_deepening
+
+    _solve_moves_deepening(GAME.read(WARM_BOARD), None, _warm_budget())
+    GrowingTable(_warm_budget(), words=1, first_slots=1 << 10).grow()
+
+
+WARMERS = {"dfs": _warm_dfs, "beam": _warm_beam, "published": _warm_published, "meet": _warm_meet,
+           "deepening": _warm_deepening}
 
 
 def picture(board: Board, result: Result) -> str:

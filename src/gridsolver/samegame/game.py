@@ -32,6 +32,7 @@ class SameGameGame(ClickomaniaBoards):
     score_name = "points"
     default_time = 60.0
     default_workers = None  # every core: the NRPA workers run side by side
+    parallel = True
 
     def replay(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Replayed[Board]:
         moves = moves_of(solution)
@@ -62,6 +63,20 @@ class SameGameGame(ClickomaniaBoards):
             raise InputError(f"--penalty {penalty!r}: expected True or False")
         return {"penalty": penalty, "method": method}
 
+    def warm(self, board: Board | None, options: Mapping[str, Any] | None, *, workers: int = 1) -> None:
+        """The method's kernels here, then in each worker process the search maps onto.
+
+        This process compiles first, so the workers load the kernels from the
+        cache instead of compiling them side by side.
+        """
+        from gridsolver.core.warm import warm_workers
+
+        methods = METHODS if options is None else (str(options["method"]),)
+        for method in methods:
+            _warm_method(method)
+        if board is not None and options is not None:
+            warm_workers(_warm_method, methods[0], workers)
+
     def search(self, board: Board, budget: Budget, *, seed: int, workers: int, cluster: str | None,
                progress: Progress | None, label: str, options: Mapping[str, Any]) -> Result:
         from gridsolver.samegame.search import solve_samegame
@@ -71,3 +86,34 @@ class SameGameGame(ClickomaniaBoards):
 
 
 GAME = SameGameGame()
+
+
+# -- warm-up (see SameGameGame.warm) -----------------------------------------------------------------
+#: Groups of 3 and more, so a game scores and its ending can be improved: NRPA's game is polished
+#: (the exact endgame search and the line it gives). The kernels' types do not depend on the size.
+WARM_BOARD = "112\n122\n211"
+WARM_NODES = 50  # playouts a warm-up solve may run
+
+
+def _warm_method(method: str) -> None:
+    """Warm ``method`` in this process (module level: a worker process runs it too)."""
+    from gridsolver.core.warm import once
+
+    once(("samegame", method), lambda: _warm_solve(method))
+    # every method falls back on one NMCS playout when it found nothing (e.g. after Ctrl-C)
+    once(("samegame", "nmcs"), lambda: _warm_solve("nmcs"))
+
+
+def _warm_solve(method: str) -> None:
+    """A whole solve of :data:`WARM_BOARD` by ``method`` here, with what follows the search."""
+    import numpy as np
+
+    from gridsolver.clickomania.kernels.groups import to_cells
+    from gridsolver.core.budget import NO_LIMIT
+    from gridsolver.samegame.search import polish_ending, solve_samegame
+
+    board = GAME.read(WARM_BOARD)
+    solve_samegame(board, Budget(time_s=None, memory_mb=16.0, nodes=WARM_NODES), method=method)
+    if method == "nrpa":  # the whole ending from the start: the exact search improves on nothing played
+        polish_ending(to_cells(board.grid), board.width, board.height, np.zeros(0, np.int32), False,
+                      NO_LIMIT, NO_LIMIT, None)

@@ -1,0 +1,286 @@
+"""Kernels ready before a search's clock starts: compiled on a first run, loaded from the cache after.
+
+numba compiles a kernel the first time it is called with new argument types,
+which takes from one to tens of seconds a kernel (BENCHMARKS.md, section
+``coldstart``), and keeps the machine code in its cache on disk, so later
+processes only load it. Counted against ``--time``, a first run would search
+for a fraction of its budget and report the compiling as search time.
+
+So :meth:`gridsolver.core.game.Game.solve` first calls the game's
+:meth:`~gridsolver.core.game.Game.warm` slot (which calls the kernels the
+search will use once, on a tiny board of the same types) through
+:func:`warm_up`, and restarts the budget's clock after it. Meanwhile:
+
+- the seconds numba spends compiling are measured (:class:`CompileWatch`,
+  which hears numba's own compile events: loading from the cache is not
+  compiling) and reported apart, in ``Result.stats.compile_s``;
+- as soon as numba starts compiling, the user is told
+  :data:`NOTE` on standard error: a rich display when standard error is a
+  terminal, one plain line otherwise, nothing when the command line asks for
+  ``--json`` and standard error is not a terminal (``GRIDSOLVER_COMPILE_NOTE``
+  = ``off``, ``line`` or ``rich`` overrides the choice). Nothing at all is
+  said when every kernel comes from the cache.
+
+``gridsolver warmup [GAME...]`` (:func:`warm_games`) fills the cache ahead
+of any search, with a progress bar.
+
+numba is imported only when a game that has kernels warms them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+from gridsolver.core import interrupt
+
+NOTE = "compiling kernels, first run only"
+#: ``off``, ``line`` or ``rich``: how :data:`NOTE` is shown (default: chosen from the terminal and --json)
+NOTE_ENV = "GRIDSOLVER_COMPILE_NOTE"
+NOTE_MODES = ("off", "line", "rich")
+
+
+def note_mode() -> str:
+    """How to announce compiling in this process: ``off``, ``line`` or ``rich``."""
+    chosen = os.environ.get(NOTE_ENV, "").strip().lower()
+    if chosen in NOTE_MODES:
+        return chosen
+    terminal = sys.stderr is not None and sys.stderr.isatty()
+    if not terminal:
+        # --json output is read by programs: a pipe for stderr then gets nothing extra either
+        return "off" if _json_requested() else "line"
+    return "line" if os.environ.get("GRIDSOLVER_NO_PROGRESS") else "rich"
+
+
+def _json_requested() -> bool:
+    """Whether this process's command line asks for ``--json`` (the flag takes no value anywhere)."""
+    args = sys.argv[1:]
+    return "--json" in (args[:args.index("--")] if "--" in args else args)
+
+
+class _Note:
+    """The announcement: shown when the first kernel starts compiling, updated as kernels finish."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self._bar: Any = None
+        self._task: Any = None
+        self.shown = False
+
+    def start(self) -> None:
+        if self.shown or self.mode == "off":
+            return
+        self.shown = True
+        if self.mode == "rich":
+            self._open_bar()
+        else:
+            print(f"gridsolver: {NOTE} (later runs load them from the cache) ...", file=sys.stderr,
+                  flush=True)
+
+    def _open_bar(self) -> None:
+        from rich.console import Console
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self._bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                             TextColumn("{task.fields[status]}"), console=Console(file=sys.stderr),
+                             transient=True)
+        self._task = self._bar.add_task(NOTE, status="")
+        self._bar.start()
+
+    def update(self, compiled: int) -> None:
+        if self._bar is not None:
+            self._bar.update(self._task, status=f"{compiled} compiled")
+
+    def stop(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+
+_active: CompileWatch | None = None  # the watch of the warm-up running in this process, if any
+
+
+class CompileWatch:
+    """Within this block, time numba's compiling and announce it (see the module's docstring).
+
+    Only outermost compilations count: compiling a kernel compiles the
+    functions it calls inside the same event. ``on_compiled(count)`` hears
+    each finished one.
+    """
+
+    def __init__(self, mode: str | None = None,
+                 on_compiled: Callable[[int], None] | None = None) -> None:
+        self.compile_s = 0.0
+        self.compiled = 0
+        self._note = _Note(note_mode() if mode is None else mode)
+        self._on_compiled = on_compiled
+        self._depth = 0
+        self._started = 0.0
+        self._context: Any = None
+        self._outer: CompileWatch | None = None
+
+    def __enter__(self) -> CompileWatch:
+        global _active
+        from numba.core import event
+
+        self._context = event.install_listener("numba:compile", _listener(self))
+        self._context.__enter__()
+        self._outer, _active = _active, self
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        global _active
+        _active = self._outer
+        self._context.__exit__(exc_type, exc, tb)
+        self._note.stop()
+
+    def started(self) -> None:
+        self._depth += 1
+        if self._depth == 1:
+            self._started = time.perf_counter()
+            self._note.start()
+
+    def ended(self) -> None:
+        self._depth -= 1
+        if self._depth == 0:
+            self.add(time.perf_counter() - self._started)
+
+    def add(self, seconds: float, kernels: int = 1) -> None:
+        """Count ``kernels`` compiled in ``seconds`` (here, or in a worker process warmed for this one)."""
+        self.compile_s += seconds
+        self.compiled += kernels
+        self._note.update(self.compiled)
+        if self._on_compiled is not None:
+            self._on_compiled(self.compiled)
+
+
+def _listener(watch: CompileWatch) -> Any:
+    """A numba event listener that tells ``watch`` when compiling starts and ends."""
+    from numba.core import event
+
+    class Listener(event.Listener):
+        def on_start(self, ev: Any) -> None:
+            watch.started()
+
+        def on_end(self, ev: Any) -> None:
+            watch.ended()
+
+    return Listener()
+
+
+@dataclass
+class Warmup:
+    """What one warm-up took."""
+
+    seconds: float = 0.0  # in all: compiling, loading from the cache, starting workers
+    compile_s: float = 0.0  # of which numba was compiling (0 when everything came from the cache)
+    compiled: int = 0  # kernels compiled
+
+
+def warms(game: Any) -> bool:
+    """Whether a :class:`~gridsolver.core.game.Game` fills the warm slot (one without kernels does not).
+
+    Read from the method's name, not by importing ``Game``: that module imports this one.
+    """
+    slot = type(game).warm
+    return (slot.__module__, slot.__qualname__) != ("gridsolver.core.game", "Game.warm")
+
+
+def warm_up(game: Any, board: Any, options: Any, workers: int = 1,
+            mode: str | None = None, on_compiled: Callable[[int], None] | None = None) -> Warmup:
+    """Run ``game.warm`` under a :class:`CompileWatch` and say what it took."""
+    if not warms(game):
+        return Warmup()
+    started = time.perf_counter()
+    with CompileWatch(mode, on_compiled) as watch:
+        game.warm(board, options, workers=workers)
+    return Warmup(round(time.perf_counter() - started, 3), round(watch.compile_s, 3), watch.compiled)
+
+
+_DONE: set[Hashable] = set()
+
+
+def once(key: Hashable, warm: Callable[[], object]) -> None:
+    """Call ``warm()`` unless it already ran in this process: kernels stay compiled for its lifetime."""
+    if key not in _DONE:
+        warm()
+        _DONE.add(key)
+
+
+# -- worker processes ---------------------------------------------------------------------------
+#: How long a worker holds on to its warm-up task, so that every idle worker takes one of them.
+WORKER_HOLD_S = 0.05
+#: Maps tried until every worker has warmed (a worker still starting may leave its task to another).
+WORKER_ROUNDS = 3
+
+
+class _WarmWorker:
+    """A task for :func:`warm_workers` (module level, so it can be sent to a worker process)."""
+
+    def __init__(self, warm: Callable[[Any], object]) -> None:
+        self.warm = warm
+
+    def __call__(self, payload: Any) -> tuple[int, float, int]:
+        with CompileWatch(mode="off") as watch:
+            self.warm(payload)
+        time.sleep(WORKER_HOLD_S)
+        return os.getpid(), watch.compile_s, watch.compiled
+
+
+def warm_workers(warm: Callable[[Any], object], payload: Any, workers: int) -> set[int]:
+    """Run ``warm(payload)`` on each of the ``workers`` local worker processes that
+    :func:`gridsolver.core.parallel.parallel_map` will use, starting them if need be.
+
+    ``warm`` is a module-level function. Call this after warming this process,
+    so that the workers load the kernels from the cache instead of compiling
+    them side by side. What the workers compile counts in the running watch.
+    After Ctrl-C nothing is started: the search stops at once anyway.
+    Returns the process ids of the workers warmed.
+    """
+    warmed: set[int] = set()
+    if workers <= 1 or interrupt.requested():
+        return warmed
+    from gridsolver.core.parallel import parallel_map
+
+    for _ in range(WORKER_ROUNDS):
+        answers = parallel_map(_WarmWorker(warm), [payload] * workers, workers=workers,
+                               label="starting workers")
+        warmed.update(pid for pid, _, _ in answers)
+        compiled = sum(count for _, _, count in answers)
+        if _active is not None and compiled:  # side by side: the slowest worker's seconds
+            _active.add(max(seconds for _, seconds, _ in answers), compiled)
+        if len(warmed) >= workers or interrupt.requested():
+            break
+    return warmed
+
+
+# -- gridsolver warmup --------------------------------------------------------------------------
+def warm_games(names: Sequence[str], report: Callable[[str, Warmup | None], None]) -> None:
+    """Compile (or load) every kernel of each named game, with a progress bar on a terminal.
+
+    ``report(name, warmup)`` hears each game as it is done (``None``: the game
+    has no kernels to compile ahead). Unknown names fail before any work.
+    """
+    from gridsolver.core.progress import progress
+    from gridsolver.games import game
+
+    games = [game(name) for name in dict.fromkeys(names)]
+    with progress(len(games), "warming up kernels", delay=0) as bar:
+        for each in games:
+            if not warms(each):
+                report(each.name, None)
+                bar.advance()
+                continue
+            bar.note(f"{each.name}: loading or compiling")
+
+            def compiled(count: int, name: str = each.name) -> None:
+                bar.note(f"{name}: {NOTE}, {count} compiled")
+
+            report(each.name, warm_up(each, None, None, mode="off", on_compiled=compiled))
+            bar.advance()
