@@ -28,5 +28,6 @@ def spin_for(seconds: float) -> tuple[int, bool]:
     from gridsolver.core.budget import NO_LIMIT
     from tests.core.kernels import spin_until
 
-    _, code = spin_until(time.monotonic_ns() + int(seconds * 1e9), NO_LIMIT)
+    deadline = interrupt.capped(time.monotonic_ns() + int(seconds * 1e9))  # spent after Ctrl-C
+    _, code = spin_until(deadline, NO_LIMIT)
     return int(code), interrupt.requested()

@@ -94,11 +94,25 @@ def test_a_map_passes_ctrl_c_to_its_workers_and_keeps_their_results():
     assert results == [(OUT_OF_TIME, True), (OUT_OF_TIME, True)]
 
 
-def test_an_interrupted_map_raises_with_the_finished_items():
+def test_ctrl_c_during_a_map_in_this_process_ends_it_after_the_running_item():
+    from gridsolver.core.parallel import parallel_map
+
+    spin_for(0.01)
+    with interrupt.catching():
+        press_ctrl_c(0.3)
+        started = time.monotonic()
+        with pytest.raises(interrupt.Interrupted) as caught:
+            parallel_map(spin_for, [3600.0, 3600.0, 3600.0], workers=1)
+        assert time.monotonic() - started < HANG_CAP_S
+    assert caught.value.done == {0: (OUT_OF_TIME, True)}
+
+
+def test_a_map_started_after_ctrl_c_runs_every_item_here_and_each_returns_at_once():
     from gridsolver.core.parallel import parallel_map
 
     with interrupt.catching():
         interrupt.request()
-        with pytest.raises(interrupt.Interrupted) as caught:
-            parallel_map(spin_for, [0.01, 3600.0, 3600.0], workers=1)
-    assert list(caught.value.done) == [0]
+        started = time.monotonic()
+        results = parallel_map(spin_for, [3600.0, 3600.0, 3600.0], workers=2)
+        assert time.monotonic() - started < HANG_CAP_S
+    assert results == [(OUT_OF_TIME, True)] * 3

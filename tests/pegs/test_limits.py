@@ -102,7 +102,7 @@ def test_the_table_refuses_boards_of_too_many_problems_before_solving(capsys):
     (["--time", "-1"], "--time -1.0: expected a finite number above 0"),
     (["--time", "nan"], "--time nan"),
     (["--nodes", "0"], "--nodes 0"),
-    (["--seed", "-1"], "--seed -1"),
+    (["--seed", "-1"], "'--seed': -1 is not in the range"),
     (["--workers", "0"], "--workers 0"),
 ])
 def test_the_table_checks_its_options_before_any_problem(capsys, args, message):

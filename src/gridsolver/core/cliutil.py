@@ -48,7 +48,7 @@ def budget_options(default_time: float | None = DEFAULT_TIME_S,
         auto = default_memory == AUTO
         fn = click.option("--memory", "memory_mb", type=float, default=None if auto else default_memory,
                           show_default=not auto, metavar="MB",
-                          help="Memory budget per board in MB (tables are sized to it)"
+                          help="Memory budget per board in MB (tables grow up to it)"
                                + ("; default: half the memory available at the start." if auto else "."))(fn)
         fn = click.option("--time", "time_s", type=float, default=default_time,
                           show_default=True, metavar="S",
@@ -61,7 +61,8 @@ def budget_options(default_time: float | None = DEFAULT_TIME_S,
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Machine-readable output: one JSON object per line.")
 
-seed_option = click.option("--seed", type=int, default=0, show_default=True,
+#: Seeds are whole numbers from 0 to 2^64 - 1 everywhere (core.game.check_seed says the same).
+seed_option = click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
                            help="Seed for every random choice (same seed, same run).")
 
 

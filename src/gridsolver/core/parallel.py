@@ -13,12 +13,15 @@ runs a progress thread or a numba thread pool can deadlock the child.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
+import tempfile
 import time
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from gridsolver.core import interrupt
 from gridsolver.core.errors import InputError
@@ -61,7 +64,9 @@ def parallel_map(
         if cluster:
             return _dask_map(fn, items, cluster, bar, on_result)
         count = workers or default_workers()  # the pool's size, whatever this map's length
-        if count <= 1 or len(items) <= 1:
+        # After Ctrl-C the items return at once (their deadlines are spent): here, rather than in
+        # workers that might have to be started for them.
+        if count <= 1 or len(items) <= 1 or interrupt.requested():
             return _local_map(fn, items, bar, on_result)
         return _process_map(fn, items, count, bar, on_result)
 
@@ -69,8 +74,9 @@ def parallel_map(
 def _local_map(fn, items, bar, on_result):
     """The map in this process, one item after another; Ctrl-C ends it after the running item."""
     results = []
+    after_ctrl_c = interrupt.requested()  # then every item runs: each returns at once
     for i, item in enumerate(items):
-        if interrupt.requested() and i > 0:
+        if interrupt.requested() and not after_ctrl_c and i > 0:
             raise interrupt.Interrupted(dict(enumerate(results)))
         results.append(fn(item))
         if on_result:
@@ -79,17 +85,31 @@ def _local_map(fn, items, bar, on_result):
     return results
 
 
-class _Task:
-    """``fn`` run in a worker under ``interrupt.catching(hard=False)`` (module level: it is pickled)."""
+class _Skipped(Exception):
+    """A task that was still queued when Ctrl-C came: it did not run."""
 
-    def __init__(self, fn: Callable[[T], R]) -> None:
+
+class _Task:
+    """``fn`` run in a worker under ``interrupt.catching(hard=False)`` (module level: it is pickled).
+
+    ``stop_file`` (local maps) is created by the parent on Ctrl-C: a task that starts after it
+    exists does not run (it raises :class:`_Skipped`). loky hands a worker its next task before
+    the last one ends, so cancelling futures cannot hold back every task that has not begun.
+    """
+
+    def __init__(self, fn: Callable[[T], R], stop_file: str | None = None) -> None:
         self.fn = fn
+        self.stop_file = stop_file
 
     def __call__(self, item: T) -> R:
+        if self.stop_file is not None and os.path.exists(self.stop_file):
+            raise _Skipped
         with interrupt.catching(hard=False):
             return self.fn(item)
 
 
+#: Past this growth loky would restart a worker as leaking (see _executor): 1 TB, i.e. never.
+LOKY_LEAK_LIMIT_BYTES = 1 << 40
 # Workers idle this long exit (loky's default is 10 s, short enough to lose them between two boards).
 IDLE_TIMEOUT_S = 300
 
@@ -119,13 +139,55 @@ def _executor(count: int):
     """
     from loky import get_reusable_executor
 
-    return get_reusable_executor(max_workers=count, timeout=IDLE_TIMEOUT_S, initializer=_ignore_sigint)
+    # loky restarts a worker whose memory grew 300 MB past its size after its first task, taking it
+    # for a leak; a search's tables grow that much by design (bounded by --memory), and a restart
+    # costs about a second of start-up inside the next board's budget. Workers read it at start.
+    os.environ.setdefault("LOKY_MAX_MEMORY_LEAK_SIZE", str(LOKY_LEAK_LIMIT_BYTES))
+    global _last_executor
+    _last_executor = get_reusable_executor(max_workers=count, timeout=IDLE_TIMEOUT_S,
+                                           initializer=_ignore_sigint)
+    return _last_executor
+
+
+_last_executor: Any = None
+
+
+def stop_workers() -> None:
+    """End this process's worker processes now, for a command that is about to exit.
+
+    Left alone, loky's exit handler waits for idle workers to wind down, about
+    1.5 s: a command interrupted with Ctrl-C would print its answer at once and
+    then hang on that long. Killing idle workers loses nothing.
+    """
+    global _last_executor
+    if _last_executor is not None:
+        _last_executor.shutdown(wait=True, kill_workers=True)
+        _last_executor = None
 
 
 def _ignore_sigint() -> None:
     """Workers ignore Ctrl-C between tasks (a task listens: see :class:`_Task`), so an idle worker
-    does not die of it and take the pool's running tasks down with it."""
+    does not die of it and take the pool's running tasks down with it.
+
+    A worker is born with SIGINT blocked (:func:`_sigint_blocked`: the mask survives fork and
+    exec), so a Ctrl-C while it imports waits, and is dropped here, instead of killing it.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread while worker processes may start (they inherit the mask).
+
+    Not lost meanwhile: the kernel delivers it to another thread of this process, or
+    when the block ends.
+    """
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 #: How long a map waits, after Ctrl-C, for running items to return their best.
@@ -138,15 +200,19 @@ def _process_map(fn, items, count, bar, on_result):
 
     results: list = [None] * len(items)
     done: dict[int, object] = {}
-    executor = _executor(count)
-    task = _Task(fn)
-    futures = {executor.submit(task, item): i for i, item in enumerate(items)}
+    stop_file = os.path.join(tempfile.gettempdir(), f"gridsolver-stop-{os.getpid()}-{uuid.uuid4().hex}")
+    task = _Task(fn, stop_file)
+    with _sigint_blocked():  # workers start here: see _ignore_sigint
+        executor = _executor(count)
+        futures = {executor.submit(task, item): i for i, item in enumerate(items)}
     pending = set(futures)
     wind_down_until = None
     try:
         while pending:
             finished, pending = wait(pending, timeout=_POLL_S, return_when=FIRST_COMPLETED)
             for future in finished:
+                if future.cancelled() or isinstance(future.exception(), _Skipped):
+                    continue
                 i = futures[future]
                 results[i] = done[i] = future.result()
                 if on_result:
@@ -154,12 +220,19 @@ def _process_map(fn, items, count, bar, on_result):
                 bar.advance()
             if interrupt.requested() and pending:
                 if wind_down_until is None:
-                    _forward_sigint()
+                    open(stop_file, "w").close()  # tasks not begun yet will not run
                     for future in pending:
-                        future.cancel()  # the ones not started yet never will be
+                        future.cancel()
+                    _forward_sigint()
                     wind_down_until = time.monotonic() + WIND_DOWN_S
                 elif time.monotonic() >= wind_down_until:
                     raise interrupt.Interrupted(done)
+        if len(done) < len(items):  # Ctrl-C: some items never ran
+            raise interrupt.Interrupted(done)
+    except interrupt.Interrupted:
+        if pending:  # tasks still running past the wind-down: stop them
+            executor.shutdown(wait=True, kill_workers=True)
+        raise
     except BaseException:
         # a failed or interrupted map leaves no half-finished work behind for the next one:
         # stop its workers now; the next map gets a fresh executor from loky
@@ -167,6 +240,9 @@ def _process_map(fn, items, count, bar, on_result):
             future.cancel()
         executor.shutdown(wait=True, kill_workers=True)
         raise
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(stop_file)
     return results
 
 

@@ -159,6 +159,10 @@ class Result:
         except json.JSONDecodeError as exc:
             where = f"line {exc.lineno}, column {exc.colno}"
             raise InputError(f"result: not JSON ({exc.msg} at {where})") from None
+        except RecursionError:
+            raise InputError("result: JSON nested too deeply to be a result") from None
+        except ValueError as exc:  # e.g. a number of over 4,300 digits
+            raise InputError(f"result: not JSON ({str(exc)[:100]})") from None
         if not isinstance(data, dict):
             raise InputError("result: expected a JSON object")
         return cls.from_dict(data)

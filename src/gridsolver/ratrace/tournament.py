@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 from gridsolver.core import interrupt
 from gridsolver.core.errors import InputError
-from gridsolver.core.game import check_workers, make_budget
+from gridsolver.core.game import check_seed, check_workers, make_budget
 from gridsolver.core.result import Result, Stats
 from gridsolver.ratrace.game import DEFAULT_TURNS, GAME, SEED_PREFIX
 from gridsolver.ratrace.guard import Guard, make_guard
@@ -291,8 +291,7 @@ def _check_numbers(tracks: Any, turns: Any, seed: Any) -> None:
                          "every track's result); play more as several tournaments with --seed")
     if isinstance(turns, bool) or not isinstance(turns, int) or turns < 0:
         raise InputError(f"--turns must be at least 0, got {turns}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InputError(f"--seed {seed!r}: expected a whole number")
+    seed = check_seed(seed)
 
 
 def _reference(player: Any, loaded: Player, guard: Guard, count: int, tracks: int,

@@ -1,0 +1,60 @@
+"""Ctrl-C on a real `solve` command: the board being solved prints its best, valid JSON, exit 130."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from gridsolver.core.cliutil import EXIT_INTERRUPTED
+
+STOP_CAP_S = 10.0  # the stop takes well under a second (docs/contract.md); only a hang comes near this
+
+# (game, board-making command or None, solve arguments): each search would run its whole --time
+LONG_SEARCHES = [
+    ("bunny", ["bunny", "random", "--squares", "1500", "--seed", "1"], ["bunny", "solve", "board.txt"]),
+    ("pegs", None, ["pegs", "solve", "diamond"]),
+    ("clickomania", ["clickomania", "generate", "--clearable", "40x40x5", "--seed", "1"],
+     ["clickomania", "solve", "board.txt"]),
+    ("samegame", None, ["samegame", "solve", "standard-20", "--workers", "2"]),
+]
+
+
+def gridsolver(*args: str) -> list[str]:
+    return [sys.executable, "-m", "gridsolver", *args]
+
+
+def sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # background jobs start with SIGINT ignored
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "make", "solve"), LONG_SEARCHES, ids=[g for g, _, _ in LONG_SEARCHES])
+def test_ctrl_c_prints_the_best_so_far_and_exits_130(tmp_path, game, make, solve):
+    if make:
+        made = subprocess.run(gridsolver(*make), capture_output=True, text=True, cwd=tmp_path, timeout=120)
+        assert made.returncode == 0, made.stderr
+        (tmp_path / "board.txt").write_text(made.stdout)
+    warm = subprocess.run(gridsolver(*solve, "--time", "1", "--json"), capture_output=True, text=True,
+                          cwd=tmp_path, timeout=600)  # kernels compiled and cached before the real run
+    assert warm.returncode in (0, 1), warm.stderr
+    run = subprocess.Popen(gridsolver(*solve, "--time", "600", "--json"), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, cwd=tmp_path, preexec_fn=sigint_default)
+    time.sleep(4.0)  # well into the search
+    assert run.poll() is None, "the search ended before Ctrl-C"
+    pressed = time.monotonic()
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    took = time.monotonic() - pressed
+    assert run.returncode == EXIT_INTERRUPTED, err
+    assert took < STOP_CAP_S
+    lines = out.splitlines()
+    assert len(lines) == 1  # the board being solved; later boards (samegame's set) are not started
+    result = json.loads(lines[0])
+    assert result["stopped"] == "interrupted"
+    assert result["status"] == "best-found" and result["solution"] and result["verified"] is True
+    assert "Traceback" not in err and "interrupted" in err
