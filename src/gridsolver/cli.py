@@ -118,6 +118,9 @@ def main(argv: list[str] | None = None) -> None:
         code = exc.exit_code
     except SystemExit as exc:  # a command's own exit code (solve: 0, 1 or 130)
         code = exc.code
+        if isinstance(code, str):  # sys.exit("message"), as Python would: the message, exit 1
+            click.echo(code, err=True)
+            code = 1
     except click.exceptions.NoArgsIsHelpError as exc:  # `gridsolver` alone: the help, not an error
         click.echo(exc.ctx.get_help() if exc.ctx is not None else exc.format_message())
         code = 0
