@@ -233,6 +233,7 @@ def assert_warm_up_covers(name: str, board: str, options: dict[str, Any]) -> Non
     assert report["missed"] == [], "kernels the search compiled or loaded after the warm-up"
 
 
+@pytest.mark.slow  # several seconds each: the default run stays under 5 minutes
 @pytest.mark.parametrize(("name", "board", "options"), CASES, ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in CASES])
 def test_the_warm_up_compiles_every_kernel_the_search_calls(name, board, options):
     assert_warm_up_covers(name, board, options)

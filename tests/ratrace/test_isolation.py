@@ -143,6 +143,7 @@ def test_a_numba_player_that_never_returns(tmp_path):
     assert seconds < MOVE_LIMIT + CAP_S + 30  # the child compiles the game loop for the player
 
 
+@pytest.mark.slow  # several seconds each: the default run stays under 5 minutes
 def test_a_slow_player_meets_the_game_limit(tmp_path):
     """Once it has seen colour 8, each call takes 5 ms, under the per-move limit: the per-game limit
     stops the game (300 turns of 10 rats or more: 15 s at least)."""
@@ -231,6 +232,7 @@ def test_in_process_plays_here_unprotected(tmp_path):
         ratrace.play(spec, tracks=2, seed=SEED, turns=30, workers=1, isolate=False)
 
 
+@pytest.mark.slow  # several seconds each: the default run stays under 5 minutes
 def test_compiling_does_not_count_against_time(tmp_path):
     """A numba player's loop compiles in seconds; with --time 0.5 the game still plays many turns."""
     path = tmp_path / "fresh.py"
@@ -264,6 +266,7 @@ def _interrupted_play(args: list[str], lines_before: int) -> tuple[int, list[str
     return process.returncode, out + rest.splitlines(), err
 
 
+@pytest.mark.slow  # several seconds each: the default run stays under 5 minutes
 @pytest.mark.parametrize("player", ["forward", "python"])
 def test_ctrl_c_prints_the_finished_tracks_and_their_geometric_mean(tmp_path, player):
     if player == "python":
