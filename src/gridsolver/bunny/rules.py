@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from gridsolver.core.boards import BoardText
+from gridsolver.core.errors import shown as shown  # re-exported: the game modules quote values with it
 
 #: Directions in clockwise order; a right turn adds one. The bunny starts facing east.
 EAST, SOUTH, WEST, NORTH = range(4)
@@ -165,12 +166,6 @@ def check_size(board: BoardText) -> None:
     if len(rows) * width > MAX_CELLS:
         raise board.error(f"board is {len(rows)}x{width} ({len(rows) * width:,} cells, gaps included); "
                           f"bunny boards span at most {MAX_CELLS:,} cells (rows x longest row)")
-
-
-def shown(value: object, limit: int = 50) -> str:
-    """``repr(value)``, cut to ``limit`` characters: a message naming a huge value stays one short line."""
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def board_from_text(text: str, name: str = "<string>") -> Board:

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gridsolver.core.boards import BoardText, parse_grid, read_package_text, split_boards
+from gridsolver.core.boards import BoardText, check_sides, parse_grid, read_package_text, split_boards
 from gridsolver.core.errors import InputError
+from gridsolver.core.errors import shown as shown  # re-exported: the game modules quote values with it
 
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 EMPTY = -1
@@ -81,22 +82,10 @@ def parse(board: BoardText) -> Board:
 
 
 def check_size(board: BoardText) -> None:
-    """Refuse a board of more than :data:`MAX_SIDE` rows or columns before any array is made.
-
-    Only lengths are compared, so a 10 MB row is refused at once.
-    """
-    limit = f"clickomania and samegame boards are at most {MAX_SIDE}x{MAX_SIDE}"
-    if len(board.rows) > MAX_SIDE:
-        raise board.error(f"{len(board.rows):,} rows, more than the {MAX_SIDE} supported ({limit})")
-    for r, row in enumerate(board.rows):
-        if len(row) > MAX_SIDE:
-            raise board.error(f"{len(row):,} columns, more than the {MAX_SIDE} supported ({limit})", r)
+    """Refuse a board of more than :data:`MAX_SIDE` rows or columns before any array is made."""
+    check_sides(board, MAX_SIDE, "clickomania and samegame boards")
 
 
-def shown(value: object, limit: int = 50) -> str:
-    """``repr(value)``, cut to ``limit`` characters: a message naming a huge value stays one short line."""
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def from_text(text: str, source: str = "<string>") -> Board:

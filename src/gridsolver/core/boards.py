@@ -215,3 +215,17 @@ def read_package_text(package: str, relative: str) -> str | None:
         return resources.files(package).joinpath(relative).read_text(encoding="utf-8")
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError, ModuleNotFoundError):
         return None
+
+
+def check_sides(text: BoardText, max_side: int, what: str) -> None:
+    """Refuse a board of more than ``max_side`` rows or columns before any cell is read.
+
+    Only lengths are compared, so a 10 MB row is refused at once. ``what`` names the
+    boards in the message ("pegs boards").
+    """
+    limit = f"{what} are at most {max_side}x{max_side}"
+    if len(text.rows) > max_side:
+        raise text.error(f"{len(text.rows):,} rows, more than the {max_side} supported ({limit})")
+    for r, row in enumerate(text.rows):
+        if len(row) > max_side:
+            raise text.error(f"{len(row):,} columns, more than the {max_side} supported ({limit})", r)

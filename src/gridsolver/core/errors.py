@@ -56,3 +56,9 @@ class BoardError(InputError):
 
 class BudgetError(InputError):
     """A budget that cannot work, e.g. too little memory for any table."""
+
+
+def shown(value: object, limit: int = 50) -> str:
+    """``repr(value)``, cut to ``limit`` characters: a message naming a huge value stays one short line."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"

@@ -27,8 +27,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from gridsolver.core.boards import BoardText, read_package_text
+from gridsolver.core.boards import BoardText, check_sides, read_package_text
 from gridsolver.core.errors import InputError
+from gridsolver.core.errors import shown as shown  # re-exported: the game modules quote values with it
 
 Cell = tuple[int, int]
 Jump = tuple[Cell, Cell]  # from (row, col) -> to (row, col)
@@ -246,22 +247,10 @@ def parse(text: BoardText) -> Board:
 
 
 def check_size(text: BoardText) -> None:
-    """Refuse a board of more than :data:`MAX_SIDE` rows or columns before reading any cell.
-
-    Only lengths are compared, so a 10 MB row is refused at once.
-    """
-    limit = f"pegs boards are at most {MAX_SIDE}x{MAX_SIDE}"
-    if len(text.rows) > MAX_SIDE:
-        raise text.error(f"{len(text.rows):,} rows, more than the {MAX_SIDE} supported ({limit})")
-    for r, row in enumerate(text.rows):
-        if len(row) > MAX_SIDE:
-            raise text.error(f"{len(row):,} columns, more than the {MAX_SIDE} supported ({limit})", r)
+    """Refuse a board of more than :data:`MAX_SIDE` rows or columns before reading any cell."""
+    check_sides(text, MAX_SIDE, "pegs boards")
 
 
-def shown(value: object, limit: int = 50) -> str:
-    """``repr(value)``, cut to ``limit`` characters: a message naming a huge value stays one short line."""
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def read_header(text: BoardText) -> tuple[str | None, BoardText]:
