@@ -77,3 +77,8 @@ def test_text_output_mentions_status_score_proof_stop_and_unverified():
     assert "2.00M nodes/s" in text and "NOT VERIFIED" in text
     result.verified = True
     assert "replay verified" in result.to_text() and "NOT VERIFIED" not in result.to_text()
+
+
+def test_text_output_names_the_parts_of_a_solution_given_as_a_mapping():
+    result = Result("ratrace", "seed/1", "best-found", solution={"game_seed": 7, "turns": 5000}, score=12)
+    assert "solution: game seed 7, turns 5000" in result.to_text()
