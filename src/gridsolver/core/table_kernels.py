@@ -2,8 +2,10 @@
 
 A table is a power-of-two number of slots probed linearly from a home slot
 (``hash & (slots - 1)``), so a lookup touches one or two cache lines. Its
-size comes from the memory budget (:meth:`gridsolver.core.budget.Budget.table_slots`),
-never from the search, so a full table costs pruning, never memory. Three
+largest size comes from the memory budget (:meth:`gridsolver.core.budget.Budget.table_slots`):
+searches start with a small table and double it as it fills (a rebuild into the
+larger arrays), never past that bound, so a full table at the bound costs
+pruning, never memory. Three
 shapes, all with the same answer convention:
 
 - **keys**: one integer per slot, 0 = empty (callers map a zero key to 1).
