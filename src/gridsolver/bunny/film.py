@@ -159,8 +159,8 @@ def film(board: Board, program: Program, options: Mapping[str, Any]) -> Film:
     def frame(step: Step | None) -> Frame:
         if step is None:
             square, direction, marked, shown = board.start, board.direction, first, 0
-            text = (f"step 0 of {steps}: start at {_where(board, square)} facing "
-                    f"{DIRECTION_NAMES[direction]}, {marked} of {total} squares marked")
+            text = (f"step 0 of {steps:,}: start at {_where(board, square)} facing "
+                    f"{DIRECTION_NAMES[direction]}, {marked:,} of {total:,} squares marked")
             if marked == total:
                 text += "; every square is already marked: nothing runs"
             grid, index = "".join(start_cells(board)), -1
@@ -172,7 +172,7 @@ def film(board: Board, program: Program, options: Mapping[str, Any]) -> Film:
                 what = f"F to {_where(board, square)}" + (", a new square" if step.new else "")
             else:
                 what = f"F blocked at {_where(board, square)} (no square ahead)"
-            text = f"step {shown} of {steps}: {what}, {marked} of {total} squares marked"
+            text = f"step {shown:,} of {steps:,}: {what}, {marked:,} of {total:,} squares marked"
             if step.skipped:
                 text += (f" ({step.skipped:,} steps since the frame before skipped: they repeat a loop "
                          "cycle that marks nothing new)")
@@ -187,9 +187,9 @@ def film(board: Board, program: Program, options: Mapping[str, Any]) -> Film:
     done = trace.taken[-1].steps if trace.taken else 0
     if steps > done:  # the run ends with skipped cycles: one more frame, the same picture, the rules' count
         end = frames[-1]
-        frames.append(Frame(end.grid, f"step {steps} of {steps}: steps {done + 1:,}-{steps:,} skipped: they "
-                            f"repeat a loop cycle that marks nothing new, {end.counters['squares marked']} "
-                            f"of {total} squares marked", {**end.counters, "steps": steps}, [],
+        frames.append(Frame(end.grid, f"step {steps:,} of {steps:,}: steps {done + 1:,}-{steps:,} skipped: they "
+                            f"repeat a loop cycle that marks nothing new, {end.counters['squares marked']:,} "
+                            f"of {total:,} squares marked", {**end.counters, "steps": steps}, [],
                             list(end.marks)))
     last = frames[-1]
     left = len(run.unmarked)
@@ -198,12 +198,12 @@ def film(board: Board, program: Program, options: Mapping[str, Any]) -> Film:
         if trace.taken:
             last.text += "; every square is marked: the run stops"
     elif run.endless:
-        ending = f"endless: {left} squares never marked (stopped after {steps:,} steps)"
+        ending = f"endless: {left:,} squares never marked (stopped after {steps:,} steps)"
         last.text += (f"; an unbounded LOOP repeats without marking anything new: the run stops, "
-                      f"{left} squares never marked")
+                      f"{left:,} squares never marked")
     else:
-        ending = f"the program ends after {steps:,} steps with {left} squares not marked"
-        last.text += f"; the program ends: {left} squares not marked"
+        ending = f"the program ends after {steps:,} steps with {left:,} squares not marked"
+        last.text += f"; the program ends: {left:,} squares not marked"
     text = format_program(program)
     title = f"bunny: {text} ({token_count(program)} tokens), {ending}"
     if len(trace.taken) < executed:
