@@ -58,7 +58,7 @@ def check_frames(board: Board, text: str, unbounded: int = 0) -> Film:
     assert film.panel and film.panel_title == "program"
     for k, frame in enumerate(film.frames):
         n = int(frame.counters["steps"])
-        assert frame.text.startswith(f"step {n} of ")
+        assert frame.text.startswith(f"step {n:,} of ")
         simulator = after(board, [t for t, _ in executed[:n]])
         assert simulator.steps == n
         marked = {board.squares[q] for q in simulator.marked}
