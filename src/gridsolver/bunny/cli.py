@@ -6,6 +6,7 @@ No numba at module level: the search modules are imported inside commands.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -78,24 +79,29 @@ def run(board: str, program: str, as_json: bool, show: bool) -> None:
 @group.command()
 @click.option("--time", "time_s", type=float, default=60.0, show_default=True, metavar="S",
               help="Time budget per board in seconds.")
-@click.option("--memory", "memory_mb", type=float, default=2048.0, show_default=True, metavar="MB",
-              help="Memory budget per board in MB.")
+@click.option("--memory", "memory_mb", type=float, default=None, metavar="MB",
+              help="Memory budget in MB, shared by the boards that run at once (each gets MB / workers); "
+                   "default: half the memory available at the start.")
 @json_option
 @workers_options
-def bench(time_s: float, memory_mb: float, as_json: bool, workers: int | None, cluster: str | None) -> None:
+def bench(time_s: float, memory_mb: float | None, as_json: bool, workers: int | None,
+          cluster: str | None) -> None:
     """The 12-board challenge: tokens, proof and time per board, and the total score.
 
     Boards run one at a time unless --workers or --cluster is given (the
-    times of parallel boards share the machine).
+    times of parallel boards share the machine, and so does --memory).
     """
     from gridsolver.bunny.challenge import challenge_job
+    from gridsolver.core.budget import per_worker_memory_mb
     from gridsolver.core.game import check_workers, make_budget
     from gridsolver.core.parallel import parallel_map
 
     make_budget(time_s, memory_mb, None)  # refused here, not in the first worker
     count = 1 if workers is None else check_workers(workers)
     boards = [text for text, _ in _load((CHALLENGE,))]
-    jobs = [(text.text, name, time_s, memory_mb) for text, name in zip(boards, CHALLENGE_FILES, strict=True)]
+    share = per_worker_memory_mb(memory_mb, count, len(boards), cluster)  # all workers within --memory
+    jobs: list[tuple[str, str, float, Any]] = [
+        (text.text, name, time_s, share) for text, name in zip(boards, CHALLENGE_FILES, strict=True)]
     rows = parallel_map(challenge_job, jobs, workers=count, cluster=cluster, label="challenge")
     if as_json:
         for row in rows:

@@ -149,6 +149,21 @@ def default_memory_mb() -> float:
     return float(max(AUTO_MEMORY_MIN_MB, int(available * AUTO_MEMORY_SHARE)))
 
 
+def per_worker_memory_mb(memory_mb: float | str | None, workers: int, jobs: int,
+                         cluster: str | None = None) -> float | None:
+    """Each job's memory budget when ``jobs`` jobs run ``workers`` at a time in local processes.
+
+    The run's budget (None or "auto": :func:`default_memory_mb`) is split evenly
+    among the jobs that run at once, so all the workers together stay within it.
+    On a ``cluster`` each job runs on a machine of its own: it gets the whole
+    figure, and None stays None (that machine's own default, not this one's).
+    """
+    if cluster:
+        return None if memory_mb is None or memory_mb == AUTO else float(memory_mb)
+    total = default_memory_mb() if memory_mb is None or memory_mb == AUTO else float(memory_mb)
+    return total / max(1, min(workers, jobs))
+
+
 def _mb(size_bytes: float) -> str:
     """A byte count in MB, with enough digits that it never reads as 0."""
     mb = size_bytes / 2**20

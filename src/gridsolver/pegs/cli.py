@@ -62,15 +62,17 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
     Each problem (start with one hole empty, finish with one peg in a given
     hole) is marked solvable (with a replay-verified solution) or impossible
     (proved by position classes or an exhaustive search). --time is per problem;
-    a board may have at most 2,000 problems (10x10 has 1,275).
+    --memory is shared by the problems that run at once (each gets MB / workers).
+    A board may have at most 2,000 problems (10x10 has 1,275).
     """
+    from gridsolver.core.budget import per_worker_memory_mb
     from gridsolver.core.game import check_seed, check_workers, make_budget
     from gridsolver.core.parallel import parallel_map
     from gridsolver.pegs.search import format_table, single_vacancy_problems, table_job
 
     make_budget(time_s, memory_mb, nodes)  # every option is refused here, not in the first worker
     check_seed(seed)
-    workers = None if workers is None else check_workers(workers)
+    count = 1 if workers is None else check_workers(workers)
     text = GAME.texts([board])[0]
     parsed = GAME.parse(text)
     if jump_rule is not None:
@@ -80,9 +82,10 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
         raise InputError(f"{text.label}: {len(problems):,} single-vacancy problems "
                          f"({parsed.hole_count} holes); table takes at most {MAX_TABLE_PROBLEMS:,} "
                          "(10x10 has 1,275)")
-    jobs = [(parsed, start, finish, time_s, memory_mb, nodes, seed, f"{text.label} {start}->{finish}")
+    share = per_worker_memory_mb(memory_mb, count, len(problems), cluster)  # all workers within --memory
+    jobs = [(parsed, start, finish, time_s, share, nodes, seed, f"{text.label} {start}->{finish}")
             for start, finish in problems]
-    results = parallel_map(table_job, jobs, workers=workers or 1, cluster=cluster, label="problems")
+    results = parallel_map(table_job, jobs, workers=count, cluster=cluster, label="problems")
     if as_json:
         for result in results:
             emit(result, True)

@@ -245,9 +245,12 @@ def _warm_published() -> None:
 
 def _warm_meet() -> None:
     """Fewest moves by meeting in the middle (boards of at most 64 holes)."""
+    from gridsolver.core.budget import NO_LIMIT
+    from gridsolver.pegs.moves import Side
     from gridsolver.pegs.solvers import search
 
     search(GAME.read(WARM_BOARD), _warm_budget(), objective="moves")
+    Side(128, max_slots=256).grow(0, NO_LIMIT)  # the tiny board's sets never grow: load the rebuild too
 
 
 def _warm_deepening() -> None:

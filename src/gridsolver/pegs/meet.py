@@ -31,13 +31,14 @@ import numpy as np
 from numba import njit
 
 from gridsolver.core.budget import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (re-exported codes)
-from gridsolver.core.clock import budget_check
+from gridsolver.core.clock import budget_check, time_remains
 from gridsolver.core.table_kernels import find_key
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 CHECK_EVERY = 4096
-MAX_LOAD = 0.6  # a layer stops (out of memory) beyond this hash-set load
+MAX_LOAD = 0.6  # a layer stops (for a bigger set, or out of memory) past this load; moves.MAX_LOAD too
+REFILL_CLOCK_EVERY = 1 << 16  # positions put in a grown set between two clock readings
 
 # kernel exit codes (as in kernels.py; OUT_OF_TIME, OUT_OF_NODES and OUT_OF_MEMORY are core's)
 EXHAUSTED, FOUND = 0, 1
@@ -102,9 +103,25 @@ def expand(order, lo, hi, adj_start, adj_over, adj_to, images, reverse, keys, le
     first one found there, returns FOUND with ``meeting[0]`` = the position and
     ``stats[2]`` = its level on the other side. Otherwise EXHAUSTED (the layer
     is complete; ``stats[3]`` = the new count) or a budget code. stats[0] +=
-    jumps tried.
+    jumps tried. OUT_OF_MEMORY: the set is full; see :func:`expand_from`.
     """
-    count = hi
+    return expand_from(order, lo, hi, hi, adj_start, adj_over, adj_to, images, reverse, keys, levels,
+                       level, other_keys, other_levels, node_limit, deadline_ns, stats, meeting)
+
+
+@njit(cache=True)
+def expand_from(order, lo, hi, count, adj_start, adj_over, adj_to, images, reverse, keys, levels, level,
+                other_keys, other_levels, node_limit, deadline_ns, stats, meeting):
+    """:func:`expand` from ``order[lo]`` on, with ``order[hi:count]`` already found in this layer.
+
+    When the set reaches ``MAX_LOAD`` it returns OUT_OF_MEMORY with
+    ``stats[1]`` = the position being expanded, ``stats[3]`` = the count and
+    ``stats[0]`` as it was before that position: after the set grows (see
+    :func:`refill`), calling again with ``lo = stats[1]`` and ``count =
+    stats[3]`` finishes the layer exactly as a set big enough from the start
+    would have (that position's children already in the set are skipped, and
+    the chains through them are still followed).
+    """
     capacity = min(order.shape[0], np.int64(keys.shape[0] * MAX_LOAD))
     stack_pos = np.zeros(65, dtype=np.uint64)
     stack_bit = np.zeros(65, dtype=np.int64)
@@ -113,6 +130,7 @@ def expand(order, lo, hi, adj_start, adj_over, adj_to, images, reverse, keys, le
     code = EXHAUSTED
     for i in range(lo, hi):
         p = order[i]
+        before = nodes  # nodes tried before this position, for a restart at it
         pegs = p
         while pegs != ZERO:
             low = pegs & (~pegs + ONE)
@@ -158,7 +176,8 @@ def expand(order, lo, hi, adj_start, adj_over, adj_to, images, reverse, keys, le
                 if keys[slot] != ZERO:
                     continue
                 if count >= capacity:
-                    stats[0] += nodes
+                    stats[0] += before
+                    stats[1] = i
                     stats[3] = count
                     return OUT_OF_MEMORY
                 keys[slot] = canon
@@ -175,3 +194,26 @@ def expand(order, lo, hi, adj_start, adj_over, adj_to, images, reverse, keys, le
     stats[0] += nodes
     stats[3] = count
     return code
+
+
+@njit(cache=True)
+def refill(order, count, bounds, keys, levels, deadline_ns):
+    """Put ``order[:count]`` into an empty set (``keys``, ``levels``); returns False if the
+    deadline passed first (the set is then incomplete and the search over).
+
+    Layer ``k`` is ``order[bounds[k]:bounds[k + 1]]`` and the positions past the
+    last bound are the layer being built: the order holds every position of the
+    side's set once, so a grown set is made from it and the old set can be
+    dropped first. A big set takes a while to fill, so the clock is read as it goes.
+    """
+    last = bounds.shape[0] - 1
+    for k in range(last + 1):
+        end = count if k == last else bounds[k + 1]
+        for j in range(bounds[k], end):
+            if j % REFILL_CLOCK_EVERY == REFILL_CLOCK_EVERY - 1 and not time_remains(deadline_ns):
+                return False
+            p = order[j]
+            slot = set_slot(keys, p)
+            keys[slot] = p
+            levels[slot] = k
+    return True

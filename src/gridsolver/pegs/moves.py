@@ -13,11 +13,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gridsolver.core.budget import Budget
+from gridsolver.core.budget import OUT_OF_MEMORY, OUT_OF_TIME, Budget
 from gridsolver.pegs.geometry import Permutation, symmetries, transform
 from gridsolver.pegs.rules import Board, Cell, Jump, bit_indices, triples
 
-BYTES_PER_SLOT = 8 + 1 + 8  # key, level, and (at most) one entry of the layer order per slot
+#: A side's set is grown (or the search stops out of memory) past this load: meet.MAX_LOAD, repeated
+#: here because that module imports numba (a test checks the two agree).
+MAX_LOAD = 0.6
+#: Per slot: key and level, and the layer order's 0.6 entries of 8 bytes; 17 also covers growing,
+#: when the new set and order (9 + 4.8 per new slot) sit beside the old order (2.4).
+BYTES_PER_SLOT = 8 + 1 + 8
+#: A side's set starts this small and doubles as it fills, up to its share of the budget (at least
+#: 128: the backward side starts with up to 64 positions, one per finish hole, before it can grow).
+FIRST_SLOTS = 1 << 14
 
 
 def fits(board: Board) -> bool:
@@ -112,18 +120,25 @@ def chains(pegs: int, adj: dict[int, list[BitJump]], reverse: bool) -> Iterator[
 
 @dataclass
 class Side:
-    """One direction of the search: its hash set and the positions in the order found."""
+    """One direction of the search: its hash set and the positions in the order found.
+
+    The set starts at ``slots`` and doubles (see :meth:`grow`) up to
+    ``max_slots``, so memory follows the positions met: a budget sized for the
+    whole search costs nothing until the search gets there.
+    """
 
     slots: int
+    max_slots: int = 0  # 0: ``slots``, a set that never grows
     keys: np.ndarray = field(init=False)
     levels: np.ndarray = field(init=False)
     order: np.ndarray = field(init=False)
     bounds: list[int] = field(default_factory=lambda: [0])  # order[bounds[k]:bounds[k+1]] = layer k
 
     def __post_init__(self) -> None:
+        self.max_slots = max(self.max_slots, self.slots)
         self.keys = np.zeros(self.slots, dtype=np.uint64)
         self.levels = np.zeros(self.slots, dtype=np.int8)
-        self.order = np.zeros(int(self.slots * 0.6) + 1, dtype=np.uint64)
+        self.order = np.zeros(order_length(self.slots), dtype=np.uint64)
 
     @property
     def depth(self) -> int:
@@ -136,6 +151,59 @@ class Side:
         from gridsolver.pegs import meet
 
         return int(meet.level_of(self.keys, self.levels, np.uint64(canon)))
+
+    def can_grow(self) -> bool:
+        return self.slots < self.max_slots
+
+    def grow(self, count: int, deadline_ns: int) -> bool:
+        """Twice the slots, the set made again from ``order[:count]`` (the positions past the
+        last bound being the layer under way); False if the deadline passed meanwhile.
+
+        The old set goes before the new one is made (the order has every position), so
+        growing never holds both sets at once.
+        """
+        from gridsolver.pegs import meet
+
+        self.slots = min(2 * self.slots, self.max_slots)
+        del self.keys, self.levels
+        self.keys = np.zeros(self.slots, dtype=np.uint64)
+        self.levels = np.zeros(self.slots, dtype=np.int8)
+        order = np.zeros(order_length(self.slots), dtype=np.uint64)
+        order[:count] = self.order[:count]
+        self.order = order
+        bounds = np.array(self.bounds, dtype=np.int64)
+        return bool(meet.refill(self.order, count, bounds, self.keys, self.levels, deadline_ns))
+
+
+MASK64 = (1 << 64) - 1
+
+
+def mix(p: int) -> int:
+    """The kernels' home hash of a position (meet.mix), on Python ints."""
+    x = (p + 0x9E3779B97F4A7C15) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
+def refilled(order: list[int], count: int, bounds: list[int], slots: int) -> tuple[list[int], list[int]]:
+    """Plain-Python reference for meet.refill: the (keys, levels) of a set of ``slots`` slots
+    holding ``order[:count]``, layer ``k`` being ``order[bounds[k]:bounds[k + 1]]`` (the last
+    running to ``count``), placed by the same linear probing."""
+    keys, levels = [0] * slots, [0] * slots
+    ends = [*bounds[1:], count]
+    for level, (lo, hi) in enumerate(zip(bounds, ends, strict=True)):
+        for p in order[lo:hi]:
+            slot = mix(p) & (slots - 1)
+            while keys[slot] not in (0, p):
+                slot = (slot + 1) & (slots - 1)
+            keys[slot], levels[slot] = p, level
+    return keys, levels
+
+
+def order_length(slots: int) -> int:
+    """Room in a side's order for every position its set of ``slots`` may hold."""
+    return int(slots * MAX_LOAD) + 1
 
 
 class MeetSearch:
@@ -153,9 +221,9 @@ class MeetSearch:
         for a, b, c in self.dense.triples():
             self.adj.setdefault(a, []).append((b, c))
         # a side never holds more than the 2^holes positions: small boards get small tables
-        slots = budget.table_slots(BYTES_PER_SLOT, share=0.4, maximum=1 << min(31, board.hole_count + 1))
-        self.forward = Side(slots)
-        self.backward = Side(slots)
+        most = budget.table_slots(BYTES_PER_SLOT, share=0.4, maximum=1 << min(31, board.hole_count + 1))
+        self.forward = Side(min(FIRST_SLOTS, most), most)
+        self.backward = Side(min(FIRST_SLOTS, most), most)
         self.nodes = 0
 
     def run(self) -> tuple[int, int | None, int | None]:
@@ -177,15 +245,11 @@ class MeetSearch:
             return meet.FOUND, 0, start
         stats = np.zeros(4, dtype=np.int64)
         meeting = np.zeros(1, dtype=np.uint64)
-        adj_start, adj_over, adj_to = self.adj_arrays
         while True:
             # grow the side whose last layer is smaller: the cheaper way to add one move
             side, other = (f, b) if f.layer_size() <= b.layer_size() else (b, f)
             level = side.depth + 1
-            code = meet.expand(side.order, side.bounds[-2], side.bounds[-1], adj_start, adj_over, adj_to,
-                               self.images, side is b, side.keys, side.levels, level, other.keys,
-                               other.levels, self.budget.node_limit(), self.budget.deadline_ns(), stats,
-                               meeting)
+            code = self._layer(side, other, stats, meeting)
             self.nodes = int(stats[0])
             if code == meet.FOUND:
                 return code, level + int(stats[2]), int(meeting[0])
@@ -194,6 +258,23 @@ class MeetSearch:
             side.bounds.append(int(stats[3]))
             if side.layer_size() == 0:
                 return meet.EXHAUSTED, None, None
+
+    def _layer(self, side: Side, other: Side, stats: np.ndarray, meeting: np.ndarray) -> int:
+        """Expand ``side`` by one layer, growing its set as it fills; the kernel's code."""
+        from gridsolver.pegs import meet
+
+        adj_start, adj_over, adj_to = self.adj_arrays
+        lo, count = side.bounds[-2], side.bounds[-1]
+        while True:
+            code = meet.expand_from(side.order, lo, side.bounds[-1], count, adj_start, adj_over, adj_to,
+                                    self.images, side is self.backward, side.keys, side.levels,
+                                    side.depth + 1, other.keys, other.levels, self.budget.node_limit(),
+                                    self.budget.deadline_ns(), stats, meeting)
+            if code != OUT_OF_MEMORY or not side.can_grow():
+                return int(code)
+            lo, count = int(stats[1]), int(stats[3])  # go on from where the full set stopped
+            if not side.grow(count, self.budget.deadline_ns()):
+                return OUT_OF_TIME
 
     def proved_insufficient(self) -> int:
         """Moves proved too few so far: the two sides' depths (their sets are disjoint)."""
