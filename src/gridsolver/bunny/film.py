@@ -187,8 +187,9 @@ def film(board: Board, program: Program, options: Mapping[str, Any]) -> Film:
     done = trace.taken[-1].steps if trace.taken else 0
     if steps > done:  # the run ends with skipped cycles: one more frame, the same picture, the rules' count
         end = frames[-1]
-        frames.append(Frame(end.grid, f"step {steps:,} of {steps:,}: steps {done + 1:,}-{steps:,} skipped: they "
-                            f"repeat a loop cycle that marks nothing new, {end.counters['squares marked']:,} "
+        marked = end.counters["squares marked"]
+        frames.append(Frame(end.grid, f"step {steps:,} of {steps:,}: steps {done + 1:,}-{steps:,} skipped: "
+                            f"they repeat a loop cycle that marks nothing new, {marked:,} "
                             f"of {total:,} squares marked", {**end.counters, "steps": steps}, [],
                             list(end.marks)))
     last = frames[-1]

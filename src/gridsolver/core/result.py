@@ -181,7 +181,8 @@ class Result:
             if isinstance(solution, list | tuple):
                 solution = " ".join(_move_text(s) for s in solution)
             elif isinstance(solution, dict):  # e.g. the rat race's {"game_seed": S, "turns": T}
-                solution = ", ".join(f"{key.replace('_', ' ')} {_short(value)}" for key, value in solution.items())
+                solution = ", ".join(f"{key.replace('_', ' ')} {_short(value)}"
+                                     for key, value in solution.items())
             lines.append(f"  solution: {solution}")
         if self.proof:
             lines.append(f"  proof: {self.proof}")
