@@ -38,6 +38,29 @@ DONE, OUT_OF_TIME, LIBRARY_FULL = 0, 1, 2
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
+# Every kernel takes its integer arguments as int64: a call passing int32 (a value read from
+# ``lib_f``) or a constant (numba types ``-1`` as a literal) would compile the callee once more.
+NO_SECOND = np.int64(-1)  # a loop body of one entry (see _body_step)
+
+# Copies are written as element loops, never as slice assignment (``a[i, :] = b``): numba's code
+# for assigning an array to a slice (broadcasting, and formatting its shape-mismatch error) took
+# more than half of these kernels' compile time, which a new user waits for on the first run.
+
+
+@njit(cache=True, inline="always")
+def _copy_prefix(dst, src, n):
+    """``dst[:n] = src[:n]`` (1-D)."""
+    for i in range(n):
+        dst[i] = src[i]
+
+
+@njit(cache=True, inline="always")
+def _copy_rows(dst, src):
+    """``dst[:, :] = src`` (2-D, same shape)."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
 
 @njit(cache=True)
 def _expired(limits, stats):
@@ -95,8 +118,8 @@ def insert(buf_f, buf_v, kind, arg0, arg1, tokens, lib_f, lib_v, kinds, arg0s, a
     n = counter[0]
     if n >= lib_f.shape[0] or 2 * (n + 1) > table.shape[0]:
         return -2
-    lib_f[n, :] = buf_f
-    lib_v[n, :, :] = buf_v
+    _copy_prefix(lib_f[n], buf_f, buf_f.shape[0])
+    _copy_rows(lib_v[n], buf_v)
     kinds[n] = kind
     arg0s[n] = arg0
     arg1s[n] = arg1
@@ -185,8 +208,8 @@ def build_loops(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s, to
         fb = lib_f[b]
         vb = lib_v[b]
         cyclic, period = cycle_structure(fb, count_cap)
-        cur_f[:] = fb
-        cur_w[:, :] = vb
+        _copy_prefix(cur_f, fb, n_states)
+        _copy_rows(cur_w, vb)
         stable_at = -1  # first n with W_n == W_{n+1}
         cyclic_at = -1  # first n with every f^n(s) on a cycle
         n = 1
@@ -219,14 +242,14 @@ def build_loops(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s, to
             if not changed and stable_at < 0:
                 stable_at = n
             n += 1
-            cur_f[:] = nxt_f
-            cur_w[:, :] = nxt_w
+            _copy_prefix(cur_f, nxt_f, n_states)
+            _copy_rows(cur_w, nxt_w)
             stats[0] += 1
             if _expired(limits, stats):
                 return OUT_OF_TIME
             if n > stats[1]:
                 stats[1] = n
-            e = insert(cur_f, cur_w, KIND_LOOP, b, n, j, lib_f, lib_v, kinds, arg0s, arg1s, toks,
+            e = insert(cur_f, cur_w, np.int64(KIND_LOOP), b, n, j, lib_f, lib_v, kinds, arg0s, arg1s, toks,
                        hashes, table, counter)
             if e == -2:
                 return LIBRARY_FULL
@@ -257,7 +280,7 @@ def build_sequences(j, level_start, level_end, lib_f, lib_v, kinds, arg0s, arg1s
                     return OUT_OF_TIME
                 compose(lib_f[h], lib_v[h], lib_f[t], lib_v[t], buf_f, buf_v)
                 stats[0] += 1
-                e = insert(buf_f, buf_v, KIND_SEQUENCE, h, t, j, lib_f, lib_v, kinds, arg0s, arg1s,
+                e = insert(buf_f, buf_v, np.int64(KIND_SEQUENCE), h, t, j, lib_f, lib_v, kinds, arg0s, arg1s,
                            toks, hashes, table, counter)
                 if e == -2:
                     return LIBRARY_FULL
@@ -297,8 +320,8 @@ def _covers(acc, target):
 @njit(cache=True)
 def _record(found, n_found, pieces):
     row = found[n_found[0]]
-    row[:] = 0
-    row[: pieces.shape[0]] = pieces
+    for i in range(row.shape[0]):
+        row[i] = pieces[i] if i < pieces.shape[0] else 0
     n_found[0] += 1
     return n_found[0] >= found.shape[0]
 
@@ -324,7 +347,7 @@ def final_loop(state, vis, first, second, lib_f, lib_v, target, stamp, stamp_id,
     Returns the smallest count after which everything in ``target`` is
     visited, or 0 when even endless iteration cannot do it.
     """
-    acc[:] = vis
+    _copy_prefix(acc, vis, vis.shape[0])
     x = state
     n = 0
     while True:
@@ -351,7 +374,7 @@ def _tails(state, acc, level, level_start, level_end, lib_v, target, prefix, fou
                 break
         if ok:
             pieces = np.zeros(prefix.shape[0] + PIECE_FIELDS, np.int64)
-            pieces[: prefix.shape[0]] = prefix
+            _copy_prefix(pieces, prefix, prefix.shape[0])
             pieces[k * PIECE_FIELDS] = PIECE_ENTRY
             pieces[k * PIECE_FIELDS + 1] = t
             if _record(found, n_found, pieces):
@@ -372,7 +395,7 @@ def search_next(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, ta
     acc = np.empty(words, np.uint64)
     k = prefix.shape[0]
     head = np.zeros(k + PIECE_FIELDS, np.int64)
-    head[:k] = prefix
+    _copy_prefix(head, prefix, k)
     for a in range(1, top + 1):
         for h in range(level_start[a], level_end[a]):
             if kinds[h] > 1:  # only new items (primitives, loops) start a sequence
@@ -384,17 +407,18 @@ def search_next(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, ta
                 acc[w] = vis[w] | lib_v[h, state, w]
             head[k] = PIECE_ENTRY
             head[k + 1] = h
-            if _tails(lib_f[h, state], acc, top + 1 - a, level_start, level_end, lib_v, target, head,
+            next_state = np.int64(lib_f[h, state])
+            if _tails(next_state, acc, top + 1 - a, level_start, level_end, lib_v, target, head,
                       found, n_found, stats):
                 return DONE
     pieces = np.zeros(k + PIECE_FIELDS, np.int64)
-    pieces[:k] = prefix
+    _copy_prefix(pieces, prefix, k)
     for b in range(level_start[top], level_end[top]):
         stats[0] += 1
         if _expired(limits, stats):
             return OUT_OF_TIME
         stamp_counter[0] += 1
-        n = final_loop(state, vis, b, -1, lib_f, lib_v, target, stamp, stamp_counter[0], acc)
+        n = final_loop(state, vis, b, NO_SECOND, lib_f, lib_v, target, stamp, stamp_counter[0], acc)
         if n > 0:
             pieces[k] = PIECE_LOOP
             pieces[k + 1] = b
@@ -424,7 +448,7 @@ def search_next2(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, t
             acc[w] = vis[w] | lib_v[h, state, w]
         prefix[0] = PIECE_ENTRY
         prefix[1] = h
-        status = search_next(lib_f[h, state], acc, top, level_start, level_end, kinds, lib_f, lib_v,
+        status = search_next(np.int64(lib_f[h, state]), acc, top, level_start, level_end, kinds, lib_f, lib_v,
                              target, prefix, found, n_found, stamp, stamp_counter, limits, stats)
         if status != DONE or n_found[0] >= found.shape[0]:
             return status
@@ -439,7 +463,8 @@ def search_next2(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, t
                 acc[w] = vis[w] | lib_v[h, state, w]
             prefix[0] = PIECE_ENTRY
             prefix[1] = h
-            if _tails(lib_f[h, state], acc, top + 2 - a, level_start, level_end, lib_v, target, prefix,
+            next_state = np.int64(lib_f[h, state])
+            if _tails(next_state, acc, top + 2 - a, level_start, level_end, lib_v, target, prefix,
                       found, n_found, stats):
                 return DONE
     # LOOP(n){b} with b of `top` tokens, then one primitive: every count up to the closed orbit.
@@ -450,14 +475,14 @@ def search_next2(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, t
             return OUT_OF_TIME
         stamp_counter[0] += 1
         x = state
-        acc[:] = vis
+        _copy_prefix(acc, vis, vis.shape[0])
         n = 0
         closed_at = -1
         while closed_at < 0 or n < 2 * closed_at + 1:
             if closed_at < 0 and stamp[x] == stamp_counter[0]:
                 closed_at = n
             stamp[x] = stamp_counter[0]
-            x = _body_step(x, b, -1, lib_f, lib_v, acc)
+            x = _body_step(x, b, NO_SECOND, lib_f, lib_v, acc)
             n += 1
             if n > 2 * n_states + 2:
                 break
@@ -466,7 +491,8 @@ def search_next2(state, vis, top, level_start, level_end, kinds, lib_f, lib_v, t
                 prefix[1] = b
                 prefix[2] = -1
                 prefix[3] = n
-                if _tails(x, acc, 1, level_start, level_end, lib_v, target, prefix, found, n_found, stats):
+                if _tails(np.int64(x), acc, np.int64(1), level_start, level_end, lib_v, target, prefix, found,
+                          n_found, stats):
                     return DONE
     # A final loop whose body is a new item of a tokens followed by a stored entry of top + 1 - a.
     pieces = np.zeros(PIECE_FIELDS, np.int64)

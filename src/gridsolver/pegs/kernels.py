@@ -28,8 +28,31 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 CHECK_EVERY = 4096
 
+# An int64, not the Python constant: numba would compile find_wide once more for a literal 64.
+_PROBES = np.int64(PROBES)
+
 # kernel exit codes (OUT_OF_TIME, OUT_OF_NODES and OUT_OF_MEMORY are core's: 2, 3, 4)
 EXHAUSTED, FOUND, TABLE_FULL = 0, 1, 5
+
+
+# Copies are written as element loops, never as slice assignment (``a[i, :] = b``): numba's code
+# for assigning an array to a slice (broadcasting, and formatting its shape-mismatch error) took
+# much of these kernels' compile time, which a new user waits for on the first run.
+
+
+@njit(cache=True, inline="always")
+def _copy_prefix(dst, src, n):
+    """``dst[:n] = src[:n]`` (1-D)."""
+    for i in range(n):
+        dst[i] = src[i]
+
+
+@njit(cache=True, inline="always")
+def _keep_ranked(values, order, keep):
+    """``values[:keep] = values[order[:keep]]`` (the gather reads a copy, as numpy's does)."""
+    before = values.copy()
+    for i in range(keep):
+        values[i] = before[order[i]]
 
 
 @njit(cache=True, inline="always")
@@ -207,7 +230,7 @@ def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, pagoda, pa
     depth = 0
     n = generate(images[0, 0], holes, offsets, codes, scratch)
     order_moves(codes, n, weights, noise, keys)
-    moves[0, :n] = codes[:n]
+    _copy_prefix(moves[0], codes, n)
     count[0] = n
     nxt[0] = 0
     code = EXHAUSTED
@@ -225,7 +248,7 @@ def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, pagoda, pa
             c = b + o
             child = depth + 1
             for s in range(nsym):
-                images[child, s, :] = images[depth, s, :]
+                _copy_prefix(images[child, s], images[depth, s], nw)
                 pa = perms[s, a]
                 pb = perms[s, b]
                 pc = perms[s, c]
@@ -238,7 +261,7 @@ def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, pagoda, pa
             if target < 0:
                 if child > best:
                     best = child
-                    best_path[:child] = path[:child]
+                    _copy_prefix(best_path, path, child)
                     if child == max_depth:
                         code = FOUND
                         break
@@ -247,20 +270,20 @@ def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, pagoda, pa
                     best = child
                 if child == max_depth:
                     if get_bit(images[child, 0], target):
-                        best_path[:child] = path[:child]
+                        _copy_prefix(best_path, path, child)
                         code = FOUND
                         break
                     continue
                 if weight[child] < pagoda_floor:
                     continue
             s = smallest_image(images[child], nsym)
-            if find_wide(tt_hash, tt_keys, hashes[child, s], images[child, s], PROBES) >= 0:
+            if find_wide(tt_hash, tt_keys, hashes[child, s], images[child, s], _PROBES) >= 0:
                 continue
             n = generate(images[child, 0], holes, offsets, codes, scratch)
             if n == 0:
                 continue
             order_moves(codes, n, weights, noise, keys)
-            moves[child, :n] = codes[:n]
+            _copy_prefix(moves[child], codes, n)
             count[child] = n
             nxt[child] = 0
             depth = child
@@ -268,7 +291,7 @@ def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, pagoda, pa
             if depth == 0:
                 break
             s = smallest_image(images[depth], nsym)
-            slot = find_wide(tt_hash, tt_keys, hashes[depth, s], images[depth, s], PROBES)
+            slot = find_wide(tt_hash, tt_keys, hashes[depth, s], images[depth, s], _PROBES)
             if slot < 0 and not is_full(slot, tt_hash.shape[0]):
                 store_wide(tt_hash, tt_keys, -1 - slot, hashes[depth, s], images[depth, s])
                 entries += 1
@@ -290,7 +313,8 @@ REHASH_CLOCK_EVERY = 1 << 16  # keys moved between two clock readings while the 
 def _grown_rows(rows, capacity):
     """``rows`` (2-d) copied into the first rows of a zeroed array of ``capacity`` rows."""
     out = np.zeros((capacity, rows.shape[1]), dtype=rows.dtype)
-    out[:rows.shape[0]] = rows
+    for i in range(rows.shape[0]):
+        _copy_prefix(out[i], rows[i], rows.shape[1])
     return out
 
 
@@ -298,7 +322,7 @@ def _grown_rows(rows, capacity):
 def _grown(values, capacity):
     """``values`` (1-d) copied into the start of a zeroed array of ``capacity`` entries."""
     out = np.zeros(capacity, dtype=values.dtype)
-    out[:values.shape[0]] = values
+    _copy_prefix(out, values, values.shape[0])
     return out
 
 
@@ -368,7 +392,7 @@ def published(start, holes, offsets, zobrist, max_positions, max_records, max_se
     # the start: record 0, in queue 0
     slot = fresh
     fresh += 1
-    pool[slot, :] = start
+    _copy_prefix(pool[slot], start, nw)
     pool_hash[slot] = h0
     pool_record[slot] = 0
     record_parent[0] = -1
@@ -411,13 +435,13 @@ def published(start, holes, offsets, zobrist, max_positions, max_records, max_se
             m = codes[i]
             a = m // dcount
             o = offsets[m % dcount]
-            child[:] = pos
+            _copy_prefix(child, pos, nw)
             flip_bit(child, a)
             flip_bit(child, a + o)
             flip_bit(child, a + 2 * o)
             ch = h ^ zobrist[a] ^ zobrist[a + o] ^ zobrist[a + 2 * o]
             key = ch | ONE
-            j = find_key(seen, key, key, PROBES + 1)
+            j = find_key(seen, key, key, _PROBES + 1)
             if j >= 0:
                 continue
             slots = seen.shape[0]
@@ -428,7 +452,7 @@ def published(start, holes, offsets, zobrist, max_positions, max_records, max_se
                     stop = True
                     break
                 slots = seen.shape[0]
-                j = find_key(seen, key, key, PROBES + 1)
+                j = find_key(seen, key, key, _PROBES + 1)
             if stop:
                 break
             if records == record_parent.shape[0] and records < max_records:
@@ -462,7 +486,7 @@ def published(start, holes, offsets, zobrist, max_positions, max_records, max_se
             else:
                 slot = fresh
                 fresh += 1
-            pool[slot, :] = child
+            _copy_prefix(pool[slot], child, nw)
             pool_hash[slot] = ch
             pool_record[slot] = records - 1
             pool_next[slot] = head[score]
@@ -524,9 +548,9 @@ def fewest_moves(start, holes, offsets, must_move, target, free_survivor, limit,
     key = np.zeros(nw + 1, dtype=np.uint64)
     budget_word = nw + 1  # the column of a table row that holds its move budget
     entries = stats[2]
-    pos[0, :] = start
+    _copy_prefix(pos[0], start, nw)
     n = generate(pos[0], holes, offsets, codes, scratch)
-    moves[0, :n] = codes[:n]
+    _copy_prefix(moves[0], codes, n)
     count[0] = n
     nodes = 0
     depth = 0
@@ -545,7 +569,7 @@ def fewest_moves(start, holes, offsets, must_move, target, free_survivor, limit,
             cost = used[depth] + (0 if a == last[depth] else 1)
             if cost > limit:
                 continue
-            pos[child, :] = pos[depth]
+            _copy_prefix(pos[child], pos[depth], nw)
             flip_bit(pos[child], a)
             flip_bit(pos[child], a + o)
             flip_bit(pos[child], a + 2 * o)
@@ -554,7 +578,7 @@ def fewest_moves(start, holes, offsets, must_move, target, free_survivor, limit,
             path[depth] = m
             if child == max_depth:
                 if target < 0 or get_bit(pos[child], target):
-                    best_path[:child] = path[:child]
+                    _copy_prefix(best_path, path, child)
                     stats[1] = child
                     code = FOUND
                     break
@@ -569,25 +593,25 @@ def fewest_moves(start, holes, offsets, must_move, target, free_survivor, limit,
             remaining = limit - cost
             if bound > remaining:
                 continue
-            key[:nw] = pos[child]
+            _copy_prefix(key, pos[child], nw)
             key[nw] = np.uint64(last[child])
             h = position_hash(key)
-            slot = find_wide(tt_hash, tt_keys, h, key, PROBES)
+            slot = find_wide(tt_hash, tt_keys, h, key, _PROBES)
             if slot >= 0 and np.int64(tt_keys[slot, budget_word]) >= remaining:
                 continue
             n = generate(pos[child], holes, offsets, codes, scratch)
-            moves[child, :n] = codes[:n]
+            _copy_prefix(moves[child], codes, n)
             count[child] = n
             nxt[child] = 0
             depth = child
         else:
             if depth == 0:
                 break
-            key[:nw] = pos[depth]
+            _copy_prefix(key, pos[depth], nw)
             key[nw] = np.uint64(last[depth])
             h = position_hash(key)
             remaining = limit - used[depth]
-            slot = find_wide(tt_hash, tt_keys, h, key, PROBES)
+            slot = find_wide(tt_hash, tt_keys, h, key, _PROBES)
             if slot >= 0:
                 if np.int64(tt_keys[slot, budget_word]) < remaining:
                     tt_keys[slot, budget_word] = np.uint64(remaining)
@@ -736,7 +760,7 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
     parent_iso = np.zeros(nw, dtype=np.uint64)
     shifted = np.zeros(nw, dtype=np.uint64)
     stamp = 0
-    cur[0, :] = start
+    _copy_prefix(cur[0], start, nw)
     h0 = ZERO
     for b in range(nbits):
         if get_bit(start, b):
@@ -765,7 +789,7 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
                 if iso_weight > 0:
                     stamp += 1
                     before = _marked_around(parent_iso, offsets, nbits, cells, mark, stamp)
-                    child[:] = cur[i]
+                    _copy_prefix(child, cur[i], nw)
                     flip_bit(child, a)
                     flip_bit(child, a + o)
                     flip_bit(child, a + 2 * o)
@@ -775,11 +799,11 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
                     # keep the better half and go on collecting
                     order = np.argsort(cand_key[:ncand])
                     keep = cap // 2
-                    cand_key[:keep] = cand_key[order[:keep]]
-                    cand_parent[:keep] = cand_parent[order[:keep]]
-                    cand_move[:keep] = cand_move[order[:keep]]
-                    cand_hash[:keep] = cand_hash[order[:keep]]
-                    cand_h[:keep] = cand_h[order[:keep]]
+                    _keep_ranked(cand_key, order, keep)
+                    _keep_ranked(cand_parent, order, keep)
+                    _keep_ranked(cand_move, order, keep)
+                    _keep_ranked(cand_hash, order, keep)
+                    _keep_ranked(cand_h, order, keep)
                     ncand = keep
                 h = cur_h[i] + iso_weight * (after - before) - phi[a] - phi[a + o] + phi[a + 2 * o]
                 cand_h[ncand] = h
@@ -796,7 +820,8 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
         if code != EXHAUSTED or ncand == 0:
             break
         order = np.argsort(cand_key[:ncand])
-        seen[:] = ZERO
+        for j in range(seen_size):
+            seen[j] = ZERO
         taken = 0
         for r in range(ncand):
             c = order[r]
@@ -809,7 +834,7 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
             m = cand_move[c]
             a = m // dcount
             o = offsets[m % dcount]
-            nxt_pos[taken, :] = cur[p]
+            _copy_prefix(nxt_pos[taken], cur[p], nw)
             flip_bit(nxt_pos[taken], a)
             flip_bit(nxt_pos[taken], a + o)
             flip_bit(nxt_pos[taken], a + 2 * o)
