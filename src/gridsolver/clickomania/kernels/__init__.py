@@ -12,6 +12,8 @@ leftmost column, which is the first cell of the group in scan order.
 Every search loop lives inside a kernel and checks the monotonic clock every
 few hundred nodes. The modules, each importing only the ones above it:
 
+- :mod:`.arrays`: array copies as element loops (numba's slice assignment
+  from an array compiles for seconds in every kernel that has one);
 - :mod:`.groups`: layout conversions, Zobrist keys and hash tables, group
   finding, removal and settling, move lists, colour counts;
 - :mod:`.playout`: SameGame's points at a game's end and the random

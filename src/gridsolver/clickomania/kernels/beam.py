@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.clickomania.kernels.exact import clear_key, exact_search, tt_seen
+from gridsolver.clickomania.kernels.arrays import copy_into
+from gridsolver.clickomania.kernels.exact import clear_key, exact_search_growing, tt_seen
 from gridsolver.clickomania.kernels.groups import (
     CHECK_EVERY,
     EMPTY,
@@ -77,8 +78,9 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
     (a Monte-Carlo beam; every playout's whole game is also a candidate
     answer), and looks for the most points. With ``endgame_cells`` > 0, a
     position with at most that many cells left (CLEAR) gets an
-    :func:`exact_search` of at most ``endgame_nodes`` nodes on its cropped
-    board, and is not expanded when that search finishes. Returns (best cost
+    :func:`exact_search_growing` (in a table that does not grow) of at most
+    ``endgame_nodes`` nodes on its cropped board, and is not expanded when
+    that search finishes. Returns (best cost
     at a game end: cells left, or minus the points; path length or -1 when no
     game end was reached; nodes; finished).
     """
@@ -111,11 +113,12 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
     crop = np.empty(n, np.int8)
     end_path = np.empty(n, np.int32)
     table = np.zeros(1 << 15 if endgame_cells > 0 else 1, np.int64)
+    table_slots = np.zeros(1, np.int64)
     # a node ranked by playouts costs whole games (milliseconds on a 64 x 64 board): read the
     # clock at every one, or 256 of them run a second past the deadline
     clock_every = 1 if playouts > 0 else CHECK_EVERY
 
-    cur[0, :] = start
+    copy_into(cur[0], start, n)
     cur_points[0] = 0
     size = 1
     best = np.int64(1) << 40
@@ -132,8 +135,11 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
                     cw, ch = _crop(s, width, height, crop)
                     if cw * ch <= ENDGAME_MAX_AREA:
                         table[:] = 0
-                        value, length, used, done = exact_search(crop[:cw * ch], cw, ch, zob, table, best,
-                                                                 deadline_ns, endgame_nodes, end_path)
+                        # exact_search_growing with a table that never grows (0 slots more), called
+                        # directly: through the exact_search wrapper it compiled one kernel more
+                        value, length, used, done = exact_search_growing(
+                            crop[:cw * ch], cw, ch, zob, table, np.int64(0), best, deadline_ns, endgame_nodes,
+                            end_path, table_slots)
                         nodes += used
                         if length >= 0:
                             best = value
@@ -155,7 +161,7 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
                 if sizes[g] < 2:
                     continue
                 moved = True
-                child[:] = s
+                copy_into(child, s, n)
                 remove_at(child, width, height, reps[g], stack)
                 if objective == CLEAR:
                     cand_key[nc] = clear_key(child, width, height, label2, sizes2, reps2, stack, counts)
@@ -163,9 +169,9 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
                     gain = (sizes[g] - 2) * (sizes[g] - 2)
                     best_rollout = -(np.int64(1) << 40)
                     for _ in range(playouts):
-                        roll[:] = child
-                        rp, rl = playout(roll, width, height, penalty, rseq, 0, label2, sizes2, reps2, stack,
-                                         counts)
+                        copy_into(roll, child, n)
+                        rp, rl = playout(roll, width, height, penalty, rseq, np.int64(0), label2, sizes2,
+                                         reps2, stack, counts)
                         if rp > best_rollout:
                             best_rollout = rp
                         if -(cur_points[b] + gain + rp) < best:
@@ -177,7 +183,8 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
                                 best_path[level - 1] = moves[level, j]
                                 j = parents[level, j]
                             best_path[depth] = reps[g]
-                            best_path[depth + 1:depth + 1 + rl] = rseq[:rl]
+                            for k in range(rl):
+                                best_path[depth + 1 + k] = rseq[k]
                     cand_key[nc] = -(cur_points[b] + gain + best_rollout)
                 else:
                     gain = (sizes[g] - 2) * (sizes[g] - 2)
@@ -212,7 +219,7 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
             i = ranked[r]
             if tt_seen(seen, cand_hash[i]):
                 continue
-            nxt[size, :] = cur[cand_parent[i]]
+            copy_into(nxt[size], cur[cand_parent[i]], n)
             removed = remove_at(nxt[size], width, height, cand_move[i], stack)
             nxt_points[size] = cur_points[cand_parent[i]] + (removed - 2) * (removed - 2)
             parents[depth, size] = cand_parent[i]

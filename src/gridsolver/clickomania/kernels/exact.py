@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gridsolver.clickomania.kernels.arrays import copy_into
 from gridsolver.clickomania.kernels.groups import (
     CHECK_EVERY,
     EMPTY,
@@ -47,7 +48,8 @@ def clear_key(cells, width, height, label, sizes, reps, stack, counts):
 def tt_seen(table, key):
     """True if ``key`` is in the table, else insert it (unless its neighbourhood is full: that loses
     pruning, never soundness)."""
-    slot = find_key(table, key, key, 32)
+    # a typed 32: a literal would compile find_key once more for that literal
+    slot = find_key(table, key, key, np.int64(32))
     if slot >= 0:
         return True
     if not is_full(slot, table.shape[0]):
@@ -85,8 +87,10 @@ def regrown_table(table, slots, deadline_ns):
 @njit(cache=True)
 def exact_search(start, width, height, zob, table, best_init, deadline_ns, node_limit, best_path):
     """:func:`exact_search_growing` in ``table`` as it is (it never grows)."""
-    return exact_search_growing(start, width, height, zob, table, 0, best_init, deadline_ns, node_limit,
-                                best_path, np.zeros(1, np.int64))
+    # a typed 0 (no growth), not a literal one: Clickomania's solve calls the growing search with an
+    # int64, and a literal would compile that whole kernel a second time
+    return exact_search_growing(start, width, height, zob, table, np.int64(0), best_init, deadline_ns,
+                                node_limit, best_path, np.zeros(1, np.int64))
 
 
 @njit(cache=True)
@@ -136,11 +140,13 @@ def exact_search_growing(start, width, height, zob, table, max_slots, best_init,
     nodes = 0
     entries = 0  # positions stored (or lost to a full neighbourhood) in the table
     table_slots[0] = table.shape[0]
-    states[0, :] = start
+    copy_into(states[0], start, n)
     left, root_bound = colour_summary(start, counts)
     if root_bound >= best:
         return best, best_len, nodes, 1
-    d = 0
+    # d and k start typed: numba types a loop's calls before it merges a literal 0 with the later
+    # int64s, so copy_into(..., d) would be compiled for Literal[int](0) too
+    d = np.int64(0)
     enter = True
     while d >= 0:
         if enter:
@@ -165,12 +171,12 @@ def exact_search_growing(start, width, height, zob, table, max_slots, best_init,
                         return best, best_len, nodes, 0
                     table_slots[0] = table.shape[0]
             ng = find_groups(s, width, height, label, sizes, reps, stack)
-            k = 0
+            k = np.int64(0)
             for g in range(ng):
                 if sizes[g] < 2:
                     continue
                 child = children[d, k]
-                child[:] = s
+                copy_into(child, s, n)
                 remove_at(child, width, height, reps[g], stack)
                 child_moves[d, k] = reps[g]
                 keys[k] = clear_key(child, width, height, label2, sizes2, reps2, stack, counts)
@@ -179,19 +185,19 @@ def exact_search_growing(start, width, height, zob, table, max_slots, best_init,
                 if left < best:
                     best = left
                     best_len = d
-                    best_path[:d] = path[:d]
+                    copy_into(best_path, path, d)
                     if best <= root_bound:
                         return best, best_len, nodes, 1
                 d -= 1
                 continue
-            order[d, :k] = np.argsort(keys[:k], kind="mergesort")
+            copy_into(order[d], np.argsort(keys[:k], kind="mergesort"), k)
             nchild[d] = k
             nexti[d] = 0
         if nexti[d] < nchild[d] and bounds[d] < best:
             k = order[d, nexti[d]]
             nexti[d] += 1
             path[d] = child_moves[d, k]
-            states[d + 1, :] = children[d, k]
+            copy_into(states[d + 1], children[d, k], n)
             d += 1
             enter = True
         else:

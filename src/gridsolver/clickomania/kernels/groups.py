@@ -247,7 +247,8 @@ def groups_to_moves(cells, ng, sizes, reps, skip_colour, out_moves, out_sizes):
 def legal_moves(cells, width, height, label, sizes, reps, stack, out_moves, out_sizes):
     """Every legal move (canonical cell of a group of two or more) and its size; returns how many."""
     ng = find_groups(cells, width, height, label, sizes, reps, stack)
-    return groups_to_moves(cells, ng, sizes, reps, EMPTY, out_moves, out_sizes)
+    # skip no colour; a typed -1, since a literal would compile groups_to_moves once more for it
+    return groups_to_moves(cells, ng, sizes, reps, np.int64(EMPTY), out_moves, out_sizes)
 
 
 @njit(cache=True)

@@ -33,6 +33,10 @@ def playout(cells, width, height, penalty, seq, start_len, label, sizes, reps, s
     The tabu colour is the one with the most cells at the start: removing its
     small groups early spoils the big final group, so they are avoided while
     any other move exists. Moves go to ``seq[start_len:]``; returns (points, length).
+
+    Kernels pass ``start_len`` as ``np.int64(0)``, never a bare ``0``: numba
+    compiles a kernel apart for each literal argument, and this one is also
+    called from Python with an int64.
     """
     left, dead = colour_summary(cells, counts)
     tabu = 0

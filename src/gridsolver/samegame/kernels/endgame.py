@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gridsolver.clickomania.kernels.arrays import copy_into
 from gridsolver.clickomania.kernels.groups import (
     CHECK_EVERY,
     EMPTY,
@@ -21,6 +22,9 @@ from gridsolver.clickomania.kernels.playout import NO_VALUE, terminal_bonus
 from gridsolver.core.clock import budget_check
 from gridsolver.core.table import PROBES
 from gridsolver.core.table_kernels import find_key, is_full
+
+# typed, not a literal: find_key is compiled once for every caller's int64 instead of once more for 64
+_PROBES = np.int64(PROBES)
 
 
 @njit(cache=True)
@@ -56,11 +60,11 @@ def endgame_value(start, width, height, zob, keys, values, best_moves, penalty, 
     msizes = np.empty(n, np.int32)
     child = np.empty(n, np.int8)
     key = position_hash(start, zob)
-    slot = find_key(keys, key, key, PROBES)
+    slot = find_key(keys, key, key, _PROBES)
     if slot >= 0:
         return values[slot], 0, 1
     nodes = 0
-    states[0, :] = start
+    copy_into(states[0], start, n)
     hashes[0] = position_hash(start, zob)
     left[0] = occupied
     d = 0
@@ -79,25 +83,25 @@ def endgame_value(start, width, height, zob, keys, values, best_moves, penalty, 
         if nexti[d] < nmoves[d]:
             move = moves[d, nexti[d]]
             nexti[d] += 1
-            child[:] = states[d]
+            copy_into(child, states[d], n)
             removed = remove_at(child, width, height, move, stack)
             points = (removed - 2) * (removed - 2)
             key = position_hash(child, zob)
-            slot = find_key(keys, key, key, PROBES)
+            slot = find_key(keys, key, key, _PROBES)
             if slot >= 0:  # already solved: no need to go down
                 if points + values[slot] > best[d]:
                     best[d] = points + values[slot]
                     bestm[d] = move
                 continue
             d += 1
-            states[d, :] = child
+            copy_into(states[d], child, n)
             hashes[d] = key
             gain[d] = points
             left[d] = left[d - 1] - removed
             enter = True
             continue
         # every move of depth d is searched: store its value and hand it to the parent
-        slot = find_key(keys, hashes[d], hashes[d], PROBES)
+        slot = find_key(keys, hashes[d], hashes[d], _PROBES)
         if is_full(slot, keys.shape[0]):
             return NO_VALUE, nodes, 0
         if slot < 0:
@@ -124,7 +128,7 @@ def endgame_line(start, width, height, zob, keys, values, best_moves, out):
     length = 0
     while True:
         key = position_hash(state, zob)
-        slot = find_key(keys, key, key, PROBES)
+        slot = find_key(keys, key, key, _PROBES)
         if slot < 0:
             return -1
         move = best_moves[slot]

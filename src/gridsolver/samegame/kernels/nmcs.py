@@ -5,20 +5,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gridsolver.clickomania.kernels.arrays import copy_into
 from gridsolver.clickomania.kernels.groups import EMPTY, MAX_COLOURS_CODE, legal_moves, remove_at
 from gridsolver.clickomania.kernels.playout import playout, terminal_bonus
 from gridsolver.core.clock import time_remains
 
 
 @njit(cache=True)
-def _nested_loop(start, width, height, level, penalty, deadline_ns, best_seq):
-    """One nested Monte-Carlo search of ``level`` 1 or 2 (level 2 calls :func:`_level_one`).
+def nmcs(start, width, height, level, penalty, seed, deadline_ns, best_seq):
+    """Nested Monte-Carlo search of ``level`` 0 (one playout), 1 or 2 (which calls :func:`_level_one`)
+    from ``start``; the moves go to ``best_seq``.
 
     At every step each move is tried with a search one level lower, the best
     whole game seen so far is remembered, and its next move is played. When
     the deadline passes, the rest of the best game is followed without more
     search, so a complete sequence is always returned: (points, length, playouts).
+    (One kernel for every level: a wrapper kernel picking the level cost a
+    second of compiling more.)
     """
+    np.random.seed(seed)
     n = width * height
     label = np.empty(n, np.int32)
     sizes = np.empty(n, np.int32)
@@ -30,6 +35,10 @@ def _nested_loop(start, width, height, level, penalty, deadline_ns, best_seq):
     msizes = np.empty(n, np.int32)
     child = np.empty(n, np.int8)
     trial = np.empty(n, np.int32)
+    if level <= 0:
+        points, length = playout(state, width, height, penalty, best_seq, np.int64(0), label, sizes, reps,
+                                 stack, counts)
+        return points, length, 1
     best_points = -(1 << 40)
     best_len = 0
     played = 0
@@ -41,11 +50,11 @@ def _nested_loop(start, width, height, level, penalty, deadline_ns, best_seq):
             break
         if time_remains(deadline_ns):
             for m in range(k):
-                child[:] = state
+                copy_into(child, state, n)
                 remove_at(child, width, height, moves[m], stack)
                 step = (msizes[m] - 2) * (msizes[m] - 2)
                 if level <= 1:
-                    points, length = playout(child, width, height, penalty, trial, 0,
+                    points, length = playout(child, width, height, penalty, trial, np.int64(0),
                                              label, sizes, reps, stack, counts)
                     playouts += 1
                 else:
@@ -55,7 +64,8 @@ def _nested_loop(start, width, height, level, penalty, deadline_ns, best_seq):
                 if total > best_points:
                     best_points = total
                     best_seq[played] = moves[m]
-                    best_seq[played + 1:played + 1 + length] = trial[:length]
+                    for j in range(length):
+                        best_seq[played + 1 + j] = trial[j]
                     best_len = played + 1 + length
                 if not time_remains(deadline_ns):
                     break
@@ -67,7 +77,7 @@ def _nested_loop(start, width, height, level, penalty, deadline_ns, best_seq):
         removed = remove_at(state, width, height, move, stack)
         gained += (removed - 2) * (removed - 2)
         played += 1
-    left = 0
+    left = np.int64(0)  # typed: a literal 0 here gets terminal_bonus compiled once more for it
     for i in range(n):
         if state[i] != EMPTY:
             left += 1
@@ -99,17 +109,18 @@ def _level_one(start, width, height, penalty, deadline_ns, best_seq):
             break
         if time_remains(deadline_ns):
             for m in range(k):
-                child[:] = state
+                copy_into(child, state, n)
                 remove_at(child, width, height, moves[m], stack)
                 step = (msizes[m] - 2) * (msizes[m] - 2)
-                points, length = playout(child, width, height, penalty, trial, 0,
+                points, length = playout(child, width, height, penalty, trial, np.int64(0),
                                          label, sizes, reps, stack, counts)
                 playouts += 1
                 total = gained + step + points
                 if total > best_points:
                     best_points = total
                     best_seq[played] = moves[m]
-                    best_seq[played + 1:played + 1 + length] = trial[:length]
+                    for j in range(length):
+                        best_seq[played + 1 + j] = trial[j]
                     best_len = played + 1 + length
                 # a step of a big board tries hundreds of moves, a playout each: read the clock
                 # after every one, or the level runs on for seconds past the deadline
@@ -122,25 +133,9 @@ def _level_one(start, width, height, penalty, deadline_ns, best_seq):
         removed = remove_at(state, width, height, move, stack)
         gained += (removed - 2) * (removed - 2)
         played += 1
-    left = 0
+    left = np.int64(0)  # typed: see nmcs
     for i in range(n):
         if state[i] != EMPTY:
             left += 1
     return gained + terminal_bonus(left, penalty), played, playouts
 
-
-@njit(cache=True)
-def nmcs(start, width, height, level, penalty, seed, deadline_ns, best_seq):
-    """Nested Monte-Carlo search of ``level`` 0 (one playout), 1 or 2 from ``start``.
-
-    Returns (points, length, playouts); the moves go to ``best_seq``.
-    """
-    np.random.seed(seed)
-    if level <= 0:
-        n = width * height
-        state = start.copy()
-        points, length = playout(state, width, height, penalty, best_seq, 0, np.empty(n, np.int32),
-                                 np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32),
-                                 np.zeros(MAX_COLOURS_CODE, np.int64))
-        return points, length, 1
-    return _nested_loop(start, width, height, level, penalty, deadline_ns, best_seq)

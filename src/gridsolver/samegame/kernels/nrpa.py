@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gridsolver.clickomania.kernels.arrays import copy_into
 from gridsolver.clickomania.kernels.groups import (
     EMPTY,
     MAX_COLOURS_CODE,
@@ -42,8 +43,8 @@ def _allowed_moves(cells, width, height, tabu, label, sizes, reps, stack, out_mo
     tabu-colour moves are left. Returns their count (0 at the end of the game)."""
     ng = find_groups(cells, width, height, label, sizes, reps, stack)
     k = groups_to_moves(cells, ng, sizes, reps, tabu, out_moves, out_sizes)
-    if k == 0:
-        k = groups_to_moves(cells, ng, sizes, reps, EMPTY, out_moves, out_sizes)
+    if k == 0:  # a typed EMPTY: see groups.legal_moves
+        k = groups_to_moves(cells, ng, sizes, reps, np.int64(EMPTY), out_moves, out_sizes)
     return k
 
 
@@ -93,17 +94,17 @@ def policy_playout(start, width, height, policy, tabu, penalty, seq, state, labe
     """A game from ``start`` choosing each allowed move with probability proportional to
     exp(policy[code]); moves go to ``seq``. Returns (points, length)."""
     n = width * height
-    state[:] = start
+    copy_into(state, start, n)
     points = 0
     length = 0
-    left = 0
+    left = np.int64(0)  # typed: a literal 0 here gets terminal_bonus compiled once more for it
     for i in range(n):
         if state[i] != EMPTY:
             left += 1
     # (colour, cell) codes need no labels, so the groups are tracked from move to move
     tracking = keys.shape[0] == 0
     tracked, found, redo, low, dirty_low, zone = start_tracking(n, width, label)
-    count = 0
+    count = np.int64(0)  # typed: a literal 0 would compile _next_moves once more for it
     while True:
         k, count = _next_moves(state, width, height, tabu, zone, dirty_low, tracking, length + 1, label,
                                sizes, reps, stack, tracked, count, found, redo, moves, msizes)
@@ -143,11 +144,11 @@ def sequence_codes(start, width, height, seq, length, tabu, state, label, sizes,
     stays the same and adapt without touching a board.
     """
     n = width * height
-    state[:] = start
+    copy_into(state, start, n)
     # (colour, cell) codes need no labels, so the groups are tracked from move to move
     tracking = keys.shape[0] == 0
     tracked, found, redo, low, dirty_low, zone = start_tracking(n, width, label)
-    count = 0
+    count = np.int64(0)  # typed: a literal 0 would compile _next_moves once more for it
     total = 0
     for step in range(length):
         step_start[step] = total
@@ -277,7 +278,7 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
             if level_best[lv] > best:
                 best = level_best[lv]
                 best_len = level_len[lv]
-                best_seq[:best_len] = level_seq[lv, :best_len]
+                copy_into(best_seq, level_seq[lv], best_len)
         if level_best[1] > NO_VALUE:
             sequence_codes(start, width, height, level_seq[1], level_len[1], tabu, state, label, sizes,
                            reps, stack, moves, msizes, step_start, seq_codes, chosen, keys, mask, group_hash,
@@ -304,14 +305,14 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
                 if points >= level_best[1]:
                     level_best[1] = points
                     level_len[1] = length
-                    level_seq[1, :length] = seq[:length]
+                    copy_into(level_seq[1], seq, length)
                     sequence_codes(start, width, height, seq, length, tabu, state, label, sizes, reps, stack,
                                    moves, msizes, step_start, seq_codes, chosen, keys, mask, group_hash,
                                    mcodes)
                     if points > best:
                         best = points
                         best_len = length
-                        best_seq[:length] = seq[:length]
+                        copy_into(best_seq, seq, length)
                 adapt_codes(pol, step_start, seq_codes, chosen, level_len[1], NRPA_ALPHA, delta)
                 level_iter[1] += 1
             if out_of_time:
@@ -324,7 +325,7 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
                 if level_best[cur] >= level_best[parent]:
                     level_best[parent] = level_best[cur]
                     level_len[parent] = length
-                    level_seq[parent, :length] = level_seq[cur, :length]
+                    copy_into(level_seq[parent], level_seq[cur], length)
                 sequence_codes(start, width, height, level_seq[parent], level_len[parent], tabu, state,
                                label, sizes, reps, stack, moves, msizes, step_start2, seq_codes2, chosen2,
                                keys, mask, group_hash, mcodes)
@@ -345,7 +346,7 @@ def _descend(cur, policies, level_best, level_iter):
     """Enter level ``cur - 1`` ... down to 1, each starting from a copy of its parent's policy."""
     while cur > 1:
         child = cur - 1
-        policies[child, :] = policies[cur]
+        copy_into(policies[child], policies[cur], policies.shape[1])
         level_best[child] = -(np.int64(1) << 40)
         level_iter[child] = 0
         cur = child

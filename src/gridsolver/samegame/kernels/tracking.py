@@ -128,7 +128,7 @@ def refresh_groups(cells, width, height, lo_col, hi_col, dirty_low, seen, stamp,
         if not (lo_col <= first <= hi_col and rep - first * height >= dirty_low[first]):
             redo[redone] = rep  # outside the zone the cell did not change, but its group may have
             redone += 1
-    new = 0
+    new = np.int64(0)  # typed: a literal 0 would compile _flood once more for it
     for c in range(lo_col, hi_col + 1):
         base = c * height
         if cells[base] == EMPTY:
@@ -184,8 +184,10 @@ def start_tracking(n, width, label):
     each move's lows and dirty zone) and a first zone that is the whole board; ``label`` is
     cleared to serve as the stamps."""
     label[:] = 0
-    return (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int32), np.empty(width, np.int32),
-            np.zeros(width, np.int32), (0, width - 1))
+    # int64 cells to flood again, like every other cell index _flood gets, and a zone of two int64s
+    # (not a literal 0): each kernel below is then compiled for one set of types
+    return (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(width, np.int32),
+            np.zeros(width, np.int32), (np.int64(0), width - 1))
 
 
 @njit(cache=True)
