@@ -93,6 +93,9 @@ class Game(ABC, Generic[BoardT, MoveT]):
     default_workers: ClassVar[int | None] = 1
     #: whether a search can use worker processes or a cluster (else --cluster is refused)
     parallel: ClassVar[bool] = False
+    #: modules a search's worker processes import: they are started importing them while this
+    #: process warms its kernels (see Game.solve)
+    worker_modules: ClassVar[tuple[str, ...]] = ()
     #: the class of this game's boards, so the API can refuse anything else with a clear message
     board_type: ClassVar[type]
 
@@ -167,9 +170,9 @@ class Game(ABC, Generic[BoardT, MoveT]):
         from numba's cache (see :mod:`gridsolver.core.warm`).
 
         A game calls each such kernel once on a tiny input of the same types,
-        so that every specialisation the search uses exists before the
-        budget's clock starts; :meth:`solve` calls this first and reports the
-        compiling apart (``stats.compile_s``). ``options`` are as
+        so that every specialisation the search uses exists before the search
+        starts; :meth:`solve` calls this first and reports the compiling apart
+        (``stats.compile_s``, given back to the budget's clock). ``options`` are as
         :meth:`check_options` returned them. With ``workers`` > 1 the worker
         processes the search maps onto are warmed too
         (:func:`gridsolver.core.warm.warm_workers`). ``board`` None: every
@@ -234,9 +237,10 @@ class Game(ABC, Generic[BoardT, MoveT]):
         ``time`` (seconds) and ``memory`` (MB) default to the game's defaults
         (memory: half of what the machine has available at the start);
         game-specific options (e.g. ``objective`` for pegs) go in ``options``.
-        The kernels are made ready first (:meth:`warm`) and the clock starts
-        after: compiling on a first run is reported in ``stats.compile_s``,
-        never counted in ``time`` or ``stats.elapsed_s``.
+        The kernels are made ready first (:meth:`warm`): compiling on a first
+        run is reported in ``stats.compile_s``, never counted in ``time`` or
+        ``stats.elapsed_s``; loading them from the cache and starting worker
+        processes are counted (see :func:`exclude_compiling`).
         """
         if not isinstance(board, self.board_type):
             kind = self.board_type.__name__
@@ -252,11 +256,18 @@ class Game(ABC, Generic[BoardT, MoveT]):
         checked = self.check_options(board, options)
         from gridsolver.core.warm import warm_up
 
-        # Kernels compile (first run) or load before the clock starts: never counted against --time.
-        # A Ctrl-C meanwhile is recorded and the search then reads its deadlines as spent. A cluster's
-        # workers are not ours to start: they compile or load as their first task arrives.
+        # Kernels compile (first run) or load, and workers start, before the search: the clock runs
+        # on, but the seconds numba spent compiling are given back (never counted against --time).
+        # Loading cached kernels and starting workers are start-up that every run pays: they count,
+        # or the process would end seconds past --time. A Ctrl-C meanwhile is recorded and the
+        # search then reads its deadlines as spent. A cluster's workers are not ours to start: they
+        # compile or load as their first task arrives.
+        if count > 1 and cluster is None and self.worker_modules:  # they import while this one warms
+            from gridsolver.core.parallel import start_workers
+
+            start_workers(count, self.worker_modules)
         warmed = warm_up(self, board, checked, 1 if cluster else count)
-        budget.restart()
+        exclude_compiling(budget, warmed.compile_s)
         result = self.search(board, budget, seed=seed, workers=count, cluster=cluster, progress=progress,
                              label=label or self.label(board), options=checked)
         result.stats.compile_s = round(result.stats.compile_s + warmed.compile_s, 3)
@@ -273,6 +284,18 @@ class Game(ABC, Generic[BoardT, MoveT]):
             raise InputError(f"{self.name}.check: expected a {self.board_type.__name__}, got "
                              f"{type(board).__name__}")
         return self.replay(board, solution, self.check_options(board, options))
+
+
+def exclude_compiling(budget: Budget, compile_s: float) -> None:
+    """Move the budget's start ``compile_s`` seconds later: compiling is reported apart, not searched.
+
+    Never past now: what was not compiling (loading from the cache, starting
+    workers) stays counted.
+    """
+    import time
+
+    later = budget.started_ns + int(compile_s * 1e9)
+    budget.started_ns = min(later, time.monotonic_ns())
 
 
 def verify(game: Game[Any, Any], board: Any, result: Result) -> bool:

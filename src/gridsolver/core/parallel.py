@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from gridsolver.core import interrupt
 from gridsolver.core.errors import InputError
-from gridsolver.core.progress import progress
+from gridsolver.core.progress import NOTE_ENV, progress, worker_note_mode
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -144,12 +144,38 @@ def _executor(count: int):
     # costs about a second of start-up inside the next board's budget. Workers read it at start.
     os.environ.setdefault("LOKY_MAX_MEMORY_LEAK_SIZE", str(LOKY_LEAK_LIMIT_BYTES))
     global _last_executor
+    # workers cannot read --json from this command line: they are told how to announce compiling
     _last_executor = get_reusable_executor(max_workers=count, timeout=IDLE_TIMEOUT_S,
-                                           initializer=_ignore_sigint)
+                                           initializer=_ignore_sigint,
+                                           env={NOTE_ENV: worker_note_mode()})
     return _last_executor
 
 
 _last_executor: Any = None
+
+
+def start_workers(count: int, modules: Sequence[str]) -> None:
+    """Start the ``count`` local workers of later maps now, in the background, importing ``modules``.
+
+    Returns at once: the workers import (numpy, numba, a game's kernels modules:
+    about a second each) while this process does something else, e.g. loads its
+    own kernels, instead of after it, when the first map would start them.
+    Importing compiles nothing. After Ctrl-C nothing is started.
+    """
+    if count <= 1 or interrupt.requested():
+        return
+    with _sigint_blocked():  # workers start here: see _ignore_sigint
+        executor = _executor(count)
+        for _ in range(count):  # one each when every worker is free; a busy one just queues it
+            executor.submit(_import_modules, tuple(modules))
+
+
+def _import_modules(modules: tuple[str, ...]) -> None:
+    """A worker's first task from :func:`start_workers` (module level: it is pickled)."""
+    import importlib
+
+    for module in modules:
+        importlib.import_module(module)
 
 
 def stop_workers() -> None:

@@ -94,3 +94,38 @@ def progress(total: int | None, label: str, delay: float = 1.0,
              enabled: bool | None = None) -> Progress:
     """A :class:`Progress` for ``total`` units (None: unknown) labelled ``label``."""
     return Progress(total, label, delay=delay, enabled=enabled)
+
+
+#: ``off``, ``line`` or ``rich``: how the compiling note (gridsolver.core.warm.NOTE) is shown
+#: (default: chosen from the terminal and --json)
+NOTE_ENV = "GRIDSOLVER_COMPILE_NOTE"
+NOTE_MODES = ("off", "line", "rich")
+
+
+def note_mode() -> str:
+    """How to announce compiling in this process: ``off``, ``line`` or ``rich``."""
+    chosen = os.environ.get(NOTE_ENV, "").strip().lower()
+    if chosen in NOTE_MODES:
+        return chosen
+    terminal = sys.stderr is not None and sys.stderr.isatty()
+    if not terminal:
+        # --json output is read by programs: a pipe for stderr then gets nothing extra either
+        return "off" if _json_requested() else "line"
+    return "line" if os.environ.get("GRIDSOLVER_NO_PROGRESS") else "rich"
+
+
+def worker_note_mode() -> str:
+    """How this process's worker processes announce compiling: as this process would, in a line at
+    most (a bar of their own would fight this one's display).
+
+    Workers do not share this command line (a loky worker's ``sys.argv`` is
+    loky's), so :func:`note_mode` there could not see ``--json``: they are
+    told through :data:`NOTE_ENV` (see :func:`gridsolver.core.parallel._executor`).
+    """
+    return "off" if note_mode() == "off" else "line"
+
+
+def _json_requested() -> bool:
+    """Whether this process's command line asks for ``--json`` (the flag takes no value anywhere)."""
+    args = sys.argv[1:]
+    return "--json" in (args[:args.index("--")] if "--" in args else args)

@@ -1,4 +1,4 @@
-"""Kernels ready before a search's clock starts: compiled on a first run, loaded from the cache after.
+"""Kernels ready before a search starts: compiled on a first run (kept out of --time), loaded after.
 
 numba compiles a kernel the first time it is called with new argument types,
 which takes from one to tens of seconds a kernel (BENCHMARKS.md, section
@@ -9,7 +9,11 @@ for a fraction of its budget and report the compiling as search time.
 So :meth:`gridsolver.core.game.Game.solve` first calls the game's
 :meth:`~gridsolver.core.game.Game.warm` slot (which calls the kernels the
 search will use once, on a tiny board of the same types) through
-:func:`warm_up`, and restarts the budget's clock after it. Meanwhile:
+:func:`warm_up`, and moves the budget's start later by the seconds numba
+spent compiling (:func:`gridsolver.core.game.exclude_compiling`). The rest of
+the warm-up, loading cached kernels and starting worker processes, is start-up
+that every run pays: it counts against ``--time``, so that the whole process
+ends within ``--time`` plus a small fixed overhead (issue 15). Meanwhile:
 
 - the seconds numba spends compiling are measured (:class:`CompileWatch`,
   which hears numba's own compile events: loading from the cache is not
@@ -38,29 +42,9 @@ from types import TracebackType
 from typing import Any
 
 from gridsolver.core import interrupt
+from gridsolver.core.progress import NOTE_ENV, NOTE_MODES, note_mode, worker_note_mode  # noqa: F401
 
 NOTE = "compiling kernels, first run only"
-#: ``off``, ``line`` or ``rich``: how :data:`NOTE` is shown (default: chosen from the terminal and --json)
-NOTE_ENV = "GRIDSOLVER_COMPILE_NOTE"
-NOTE_MODES = ("off", "line", "rich")
-
-
-def note_mode() -> str:
-    """How to announce compiling in this process: ``off``, ``line`` or ``rich``."""
-    chosen = os.environ.get(NOTE_ENV, "").strip().lower()
-    if chosen in NOTE_MODES:
-        return chosen
-    terminal = sys.stderr is not None and sys.stderr.isatty()
-    if not terminal:
-        # --json output is read by programs: a pipe for stderr then gets nothing extra either
-        return "off" if _json_requested() else "line"
-    return "line" if os.environ.get("GRIDSOLVER_NO_PROGRESS") else "rich"
-
-
-def _json_requested() -> bool:
-    """Whether this process's command line asks for ``--json`` (the flag takes no value anywhere)."""
-    args = sys.argv[1:]
-    return "--json" in (args[:args.index("--")] if "--" in args else args)
 
 
 class _Note:

@@ -21,6 +21,8 @@ import numpy as np
 
 from gridsolver.core.budget import NO_LIMIT, Budget
 from gridsolver.core.errors import InputError
+from gridsolver.core.game import exclude_compiling
+from gridsolver.core.warm import CompileWatch
 from gridsolver.ratrace import kernels
 from gridsolver.ratrace.guard import (
     NOT_A_MOVE,
@@ -87,9 +89,10 @@ def play_on_track(player: Player, track: Track, seed: int, turns: int = DEFAULT_
                   keep_population: bool = False, watch: np.ndarray | None = None) -> GameResult:
     """Play on a given track; ``rats`` replaces the 15 random first rats (tests).
 
-    The loop is compiled for the player before the game starts, and the
-    budget's clock starts after that: compiling is reported apart
-    (``compile_s``) and never counts against ``--time``. ``watch`` (the int64
+    The loop is compiled (or loaded from numba's cache) for the player before
+    the game starts; the seconds numba spent compiling are reported apart
+    (``compile_s``) and given back to the budget's clock, never counted
+    against ``--time``; loading from the cache counts. ``watch`` (the int64
     slots of :mod:`gridsolver.ratrace.guard`) hears the game's progress; a
     player that is not built in gets one of its own, so that its errors can
     name the turn.
@@ -98,7 +101,7 @@ def play_on_track(player: Player, track: Track, seed: int, turns: int = DEFAULT_
     watch = _watch_for(player, watch)
     compile_s = _compile(player, tables, population, n, rng_state, watch)
     if budget is not None:
-        budget.restart()
+        exclude_compiling(budget, compile_s)
     limits = (NO_LIMIT if budget is None else budget.deadline_ns(),
               NO_LIMIT if budget is None else budget.node_limit(),
               max_rats_for(budget))
@@ -138,12 +141,22 @@ def _turn_of(watch: np.ndarray | None) -> int | None:
 
 def _compile(player: Player, tables: Any, population: tuple[np.ndarray, ...], n: int,
              rng_state: np.ndarray, watch: np.ndarray | None) -> float:
-    """Compile (or load from numba's cache) what the game runs, playing no turn; the seconds it took.
+    """Compile (or load from numba's cache) what the game runs, playing no turn; the seconds numba
+    spent compiling (loading from the cache is not compiling).
 
     A numba player's loop is compiled by a zero-turn game on copies of the
     population; numpy and Python players' per-turn kernels by a turn of zero rats.
+    Nothing is announced: a numba player's loop is compiled in every process
+    that plays it, so "first run only" would not be true.
     """
-    started = time.perf_counter()
+    with CompileWatch(mode="off") as compiling:
+        _call_once(player, tables, population, n, rng_state, watch)
+    return compiling.compile_s
+
+
+def _call_once(player: Player, tables: Any, population: tuple[np.ndarray, ...], n: int,
+               rng_state: np.ndarray, watch: np.ndarray | None) -> None:
+    """What :func:`_compile` runs: the game's kernels called once, no turn played."""
     if player.kind == "numba":
         cells, ages, goals, genomes = population
         try:
@@ -155,7 +168,6 @@ def _compile(player: Player, tables: Any, population: tuple[np.ndarray, ...], n:
                               f"{_first_line(exc)}") from None
     else:
         _warm_up_turn_kernels(tables, *population)
-    return time.perf_counter() - started
 
 
 def _start(track: Track, seed: int, rats: list[Rat] | None) -> tuple[Any, tuple[np.ndarray, ...], int,

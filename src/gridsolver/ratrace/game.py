@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from gridsolver.core.boards import BoardText
@@ -70,6 +71,9 @@ SEED_PREFIX = "seed/"
 TOURNAMENT = "tournament"
 TOURNAMENT_SEEDS = range(50)
 CUT_SHORT = ("time", "memory", "nodes")  # the controller's `ended` values that are budget stops
+#: The share of --time a solve's game may play: the verifying replay plays its turns again, as fast,
+#: and both must fit in --time (issue 15: the process ends within --time + 2 s).
+PLAY_SHARE = 0.5
 _SEED_NAME = re.compile(r"[+-]?[0-9]+")  # a seed as typed; whole_number bounds its digits
 SOLUTION_KEYS = ("game_seed", "turns")
 #: Options that set how a user's player is guarded (see docs/ratrace.md); they are kept on the
@@ -242,9 +246,14 @@ class RatRaceGame(Game[Track, Move]):
 
     def search(self, board: Track, budget: Budget, *, seed: int, workers: int, cluster: str | None,
                progress: Progress | None, label: str, options: Mapping[str, Any],
-               where: str | None = None) -> Result:
+               where: str | None = None, replayed: bool = True) -> Result:
         """Play one game (here, or in a child process for a user's player: ``workers`` does not apply,
-        ``cluster`` is refused)."""
+        ``cluster`` is refused).
+
+        When the game will be ``replayed`` to verify it (:meth:`solve`), it may
+        play :data:`PLAY_SHARE` of the time only, so that the replay ends
+        within ``--time`` too; a game cut short by that says ``stopped: time``.
+        """
         if cluster:
             raise InputError("ratrace solve plays one game in this process; use "
                              "`gridsolver ratrace play --cluster` for tournaments on a cluster")
@@ -253,7 +262,11 @@ class RatRaceGame(Game[Track, Move]):
                              "or player=... in Python)")
         player = as_player(options["player"])
         game_seed = (0 if board.seed is None else board.seed) + seed
-        job = _job("play_on_track", (board, game_seed, options["turns"], budget), budget)
+        play = budget
+        if replayed and budget.time_s is not None:
+            play = replace(budget, time_s=budget.time_s * PLAY_SHARE)  # the same start
+        # the per-game limit of a guarded player stays reckoned from --time (the budget's figures)
+        job = _job("play_on_track", (board, game_seed, options["turns"], play), budget)
         game, peak_mb = self._play(player, guard_of(options), job, where or f"track {label}")
         return self.game_result(board, label, player.name, game_seed, game, peak_mb)
 
@@ -320,7 +333,7 @@ class RatRaceGame(Game[Track, Move]):
         label = label or self.label(board)
         try:
             result = self.search(board, budget, seed=seed, workers=1, cluster=None, progress=None,
-                                 label=label, options=checked, where=where)
+                                 label=label, options=checked, where=where, replayed=False)
         except PlayerError as exc:
             game_seed = (0 if board.seed is None else board.seed) + seed
             result = self.failed_result(board, label, str(checked["player"]), game_seed, exc)

@@ -33,6 +33,7 @@ class SameGameGame(ClickomaniaBoards):
     default_time = 60.0
     default_workers = None  # every core: the NRPA workers run side by side
     parallel = True
+    worker_modules = ("gridsolver.samegame.search",)
 
     def replay(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Replayed[Board]:
         moves = moves_of(solution)
