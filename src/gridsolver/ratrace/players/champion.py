@@ -13,7 +13,9 @@ the *kind*, bits 2-5 a 4-bit *param* ``p``:
 - kind 3: a teleporter moving the rat by ``(1 + (p & 1), (p >> 1) - 4)``:
   forward 1 or 2, up 4 .. down 3.
 
-Bits 96-99 are unused.
+Bit 97 says whether a rat with no believed-safe way right slides along the
+barrier (1) or steps boldly (0); bit 96 which way it slides (1: down, 0: up).
+Bits 98-99 are unused.
 
 Decision rule (:func:`plan`): a breadth-first search over the 5 x 5 view from
 the rat. A step may not enter a cell outside the track, a "never step" cell or
@@ -23,9 +25,12 @@ the reachable cells furthest right, then the nearest of them, and takes a
 first step of such a path (ties: the step furthest right, then at random).
 With probability ``WANDER`` (1/24) it takes any believed-safe step instead, which breaks
 the loops a memoryless rat falls into (pushing forever against a wall it
-believes open). A rat with no believed-safe way right steps forward onto
-anything not surely lethal: a genome that distrusts too many colours would
-otherwise freeze its rats, and a rat that tries teaches the population.
+believes open). A rat with no believed-safe way right first slides, if its
+genome says so: it heads for the reachable cell furthest up (or down), which
+follows a barrier taller than the view until a way right comes into sight.
+Otherwise (or with nowhere to slide) it steps forward onto anything not surely
+lethal: a genome that distrusts too many colours would otherwise freeze its
+rats, and a rat that tries teaches the population.
 
 :func:`plan` (numba) and :func:`plan_reference` (plain Python) compute the
 same move masks; :func:`champion` draws a move from them. This module
@@ -137,7 +142,9 @@ def plan(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
     """Three 9-bit move masks (bit :func:`move_index`): ``(best, safe, bold)``.
 
     ``best``: first steps of the shortest believed-safe paths to the best place
-    in view (0 when no such path gets right of the rat's column). ``safe``: every
+    in view; when no such path gets right of the rat's column, those toward the
+    reachable cells furthest up or down if genome bit 97 says to slide (bit 96:
+    down), else 0. ``safe``: every
     first step believed safe, standing still included. ``bold``: steps that are
     not surely deadly, forward ones if any (for a rat that believes it is boxed in).
     """
@@ -221,6 +228,12 @@ def plan(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
     # Breadth-first search, one frontier per first step, layer by layer.
     best_value = 2
     best = 0
+    # A rat with no believed-safe way right may slide along the barrier instead (genome bit 97),
+    # toward the reachable cell furthest up or down (bit 96): see _slide_value.
+    down = int((np.int64(genome[1]) >> 32) & 1)
+    slides = int((np.int64(genome[1]) >> 33) & 1)
+    slide_value = 0
+    slide = 0
     depth = 1
     while True:
         layer = 0
@@ -248,6 +261,19 @@ def plan(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
         if value > best_value:
             best_value = value
             best = found
+        if slides and best_value == 2:  # the slide only counts while no way right is found
+            value = 0
+            found = 0
+            for move in range(9):
+                rise = _slide_value(scratch[48 + move], down)
+                if rise > value:
+                    value = rise
+                    found = 1 << move
+                elif rise == value and rise > 0:
+                    found |= 1 << move
+            if value > slide_value:
+                slide_value = value
+                slide = found
         if best_value == 4:
             break  # nothing deeper can beat the far column at this depth
         for move in range(9):
@@ -264,7 +290,19 @@ def plan(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
                         grown |= _shift(jumps, scratch[16 + colour], scratch[32 + colour])
             scratch[48 + move] = grown & ~visited
         depth += 1
+    if best == 0 and slides:
+        best = slide
     return _furthest_right(best), safe, _furthest_right(bold)
+
+
+@njit(cache=True)
+def _slide_value(cells: int, down: int) -> int:
+    """How many rows below (``down``) or above the rat the furthest of ``cells`` is (0: none)."""
+    for far in range(2, 0, -1):
+        row = 2 + far if down else 2 - far
+        if (cells >> (row * 5)) & 31:
+            return far
+    return 0
 
 
 @njit(cache=True)
@@ -363,7 +401,8 @@ def plan_reference(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]
             for a in (-1, 0, 1):
                 for b in (-1, 0, 1):
                     p = (u[0] + a, u[1] + b)
-                    if (a, b) == (0, 0) or p not in set(cells) or p in lethal:
+                    # Standing still on a teleporter cell (one the rat landed on) jumps again.
+                    if (a, b) == (0, 0) and u == centre or p not in set(cells) or p in lethal:
                         continue
                     label = bit(a, b) if u == centre else firsts[u]
                     landing = p
@@ -394,6 +433,15 @@ def plan_reference(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]
         nearest = min(distance[c] for c in reached if c[1] == right)
         for c in reached:
             if c[1] == right and distance[c] == nearest:
+                best |= firsts[c]
+        best = _furthest_right_reference(best)
+    direction = 1 if (bits >> 96) & 1 else -1
+    rises = {c: (c[0] - 2) * direction for c in reached}
+    if not best and (bits >> 97) & 1 and rises and max(rises.values()) > 0:
+        top = max(rises.values())
+        nearest = min(distance[c] for c in reached if rises[c] == top)
+        for c in reached:
+            if rises[c] == top and distance[c] == nearest:
                 best |= firsts[c]
         best = _furthest_right_reference(best)
     return best, safe, _furthest_right_reference(bold)
