@@ -37,8 +37,8 @@ def speed_table(quick: bool) -> Table:
         table.add(name, player.kind, " ".join(map(str, tracks)), turns, moves, round(wall, 2),
                   round(moves / wall / 1e6, 2), round(moves / cpu / 1e6, 2),
                   round(max(g.compile_s for g in games), 2))
-    table.notes.append("Compile s: numba compiles the game loop once per player and process "
-                       "(a loop taking a player function cannot be cached on disk); not in the rates.")
+    table.notes.append("Compile s: seconds numba compiled for the game (0 when a built-in player's loop "
+                       "came from the disk cache: see docs/ratrace.md, Speed); not in the rates.")
     table.notes.append("Goal: >= 8M rat-moves/s for colour-score and look-ahead; a plain Python "
                        "player within 20x of that (>= 0.4M/s).")
     return table

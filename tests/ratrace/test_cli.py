@@ -28,7 +28,7 @@ def test_play_track_i_uses_seed_s_plus_i_minus_1():
     result = invoke("play", "--player", "forward", "--tracks", "3", "--seed", "7", "--turns", "5",
                     "--workers", "1")
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    lines = result.stdout.splitlines()
     assert [line.split(":")[0] for line in lines[:3]] == ["track 1 (seed 7)", "track 2 (seed 8)",
                                                           "track 3 (seed 9)"]
     assert "geometric mean 1.000 over 3 tracks" in result.output

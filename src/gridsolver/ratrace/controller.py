@@ -146,12 +146,21 @@ def _compile(player: Player, tables: Any, population: tuple[np.ndarray, ...], n:
 
     A numba player's loop is compiled by a zero-turn game on copies of the
     population; numpy and Python players' per-turn kernels by a turn of zero rats.
-    Nothing is announced: a numba player's loop is compiled in every process
-    that plays it, so "first run only" would not be true.
+    Nothing is announced: a user's numba player's loop is compiled in every
+    process that plays it, so "first run only" would not be true of it (a
+    built-in player's loop is cached on disk: see kernels.loop_for).
     """
     with CompileWatch(mode="off") as compiling:
         _call_once(player, tables, population, n, rng_state, watch)
     return compiling.compile_s
+
+
+def warm_loop(player: Player) -> None:
+    """Compile (first run) or load a built-in numba player's game loop in this process, on a small
+    track, playing no turn (the warm-up of solve, play and `gridsolver warmup`)."""
+    if player.kind == "numba":
+        tables, population, n, rng_state = _start(generate_track(0), 0, None)
+        _call_once(player, tables, population, n, rng_state, None)
 
 
 def _call_once(player: Player, tables: Any, population: tuple[np.ndarray, ...], n: int,
@@ -160,9 +169,9 @@ def _call_once(player: Player, tables: Any, population: tuple[np.ndarray, ...], 
     if player.kind == "numba":
         cells, ages, goals, genomes = population
         try:
-            kernels.play_numba(player.fn, tables.trans, tables.views, tables.width, tables.start_cells,
-                               cells.copy(), ages.copy(), goals.copy(), genomes.copy(), n,
-                               rng_state.copy(), 0, NO_LIMIT, NO_LIMIT, NO_LIMIT, watch)
+            _loop(player)(tables.trans, tables.views, tables.width, tables.start_cells,
+                          cells.copy(), ages.copy(), goals.copy(), genomes.copy(), n,
+                          rng_state.copy(), 0, NO_LIMIT, NO_LIMIT, NO_LIMIT, watch)
         except Exception as exc:
             raise PlayerError(player.name, f"cannot be compiled into the game loop: {type(exc).__name__}: "
                               f"{_first_line(exc)}") from None
@@ -224,6 +233,11 @@ def play_sampled(player: Player, track: Track, seed: int, turns: int, at_turns: 
                       cpu), snapshots
 
 
+def _loop(player: Player) -> Any:
+    """The game loop with a numba player compiled in (a built-in's is cached on disk)."""
+    return kernels.loop_for(player.fn, player.name, player.builtin)
+
+
 def _play_numba(player, seed, tables, population, n, rng_state, turns, limits, first_turn=0, watch=None):
     """A numba player's game (its loop compiled: see :func:`_compile`), from turn ``first_turn``
     (0: the start) to turn ``turns``."""
@@ -232,8 +246,8 @@ def _play_numba(player, seed, tables, population, n, rng_state, turns, limits, f
     cpu_started = time.process_time()
     try:
         (points, played, alive, moves, status, peak, bad_rat, dx, dy,
-         cells, ages, goals, genomes) = kernels.play_numba(
-            player.fn, tables.trans, tables.views, tables.width, tables.start_cells,
+         cells, ages, goals, genomes) = _loop(player)(
+            tables.trans, tables.views, tables.width, tables.start_cells,
             cells, ages, goals, genomes, n, rng_state, turns - first_turn, *limits, watch)
     except (Exception, SystemExit) as exc:  # njit code may raise SystemExit too
         raise PlayerError(player.name, raised(exc), turn=_turn_of(watch),

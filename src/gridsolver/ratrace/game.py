@@ -74,6 +74,8 @@ CUT_SHORT = ("time", "memory", "nodes")  # the controller's `ended` values that 
 #: The share of --time a solve's game may play: the verifying replay plays its turns again, as fast,
 #: and both must fit in --time (issue 15: the process ends within --time + 2 s).
 PLAY_SHARE = 0.5
+#: The players whose game loops `gridsolver warmup` compiles: the strongest and the spec's example.
+WARM_PLAYERS = ("champion", "colour-score")
 _SEED_NAME = re.compile(r"[+-]?[0-9]+")  # a seed as typed; whole_number bounds its digits
 SOLUTION_KEYS = ("game_seed", "turns")
 #: Options that set how a user's player is guarded (see docs/ratrace.md); they are kept on the
@@ -243,6 +245,18 @@ class RatRaceGame(Game[Track, Move]):
                 guard = given.guard  # checked before (solve checks the options it is given again)
             checked["player"] = PlayerOption(load_player_option(given), guard)
         return checked
+
+    def warm(self, board: Track | None, options: Mapping[str, Any] | None, *, workers: int = 1) -> None:
+        """A built-in numba player's game loop (cached on disk); with no options (``gridsolver
+        warmup``), the loops of :data:`WARM_PLAYERS`. A user's player compiles where it plays."""
+        from gridsolver.core.warm import once
+        from gridsolver.ratrace.controller import warm_loop
+
+        players = [as_player(name) for name in WARM_PLAYERS] if options is None else [
+            as_player(options["player"])] if options.get("player") is not None else []
+        for player in players:
+            if player.builtin and player.kind == "numba":
+                once(("ratrace", player.name), lambda player=player: warm_loop(player))
 
     def search(self, board: Track, budget: Budget, *, seed: int, workers: int, cluster: str | None,
                progress: Progress | None, label: str, options: Mapping[str, Any],

@@ -12,13 +12,19 @@ The rules come in as tables built by :mod:`gridsolver.ratrace.rules`:
 colours a rat on that cell sees). The controller's randomness is splitmix64
 on ``rng[0]`` (same stream as :class:`gridsolver.ratrace.rng.SplitMix`).
 
-:func:`play_numba` runs a whole game with a numba player compiled in (numba
-cannot cache a function that takes another function as an argument, so it is
-compiled once per player and process). Python and numpy players use
-:func:`prepare_turn` and :func:`finish_turn`, one call each per turn.
+:func:`loop_for` gives a numba player's whole game as one kernel, the
+player compiled in: a built-in player's loop is cached on disk like every
+other kernel, a user's is compiled once per process. Python and numpy players
+use :func:`prepare_turn` and :func:`finish_turn`, one call each per turn.
 """
 
 from __future__ import annotations
+
+import hashlib
+import inspect
+import types as pytypes
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from numba import njit, types
@@ -176,10 +182,14 @@ def _legal(value):
     return value == -1 or value == 0 or value == 1
 
 
-@njit
-def play_numba(player, trans, views, width, start_cells, cells, ages, goals, genomes, n, rng,
-               turns, deadline_ns, max_moves, max_rats, watch):
-    """Play a game with a numba player from a given population.
+def player(view, genome):  # pragma: no cover - a stand-in, never called
+    """The name :func:`game_loop` calls the player by; each copy of the loop binds its own."""
+    raise NotImplementedError("game_loop runs only as a copy made by loop_for")
+
+
+def game_loop(trans, views, width, start_cells, cells, ages, goals, genomes, n, rng,
+              turns, deadline_ns, max_moves, max_rats, watch):
+    """Play a game with the numba player ``player`` from a given population (see :func:`loop_for`).
 
     Returns ``(points, turns_played, alive, rat_moves, status, peak_rats,
     bad_rat, bad_dx, bad_dy, cells, ages, goals, genomes)``: bad_* describe an
@@ -249,6 +259,40 @@ def play_numba(player, trans, views, width, start_cells, cells, ages, goals, gen
                 break
     return (points, turn, n, rat_moves, status, peak, -1, 0.0, 0.0,
             cells, ages, goals, genomes)
+
+
+_LOOPS: dict[Any, Callable[..., Any]] = {}
+
+
+def loop_for(fn: Any, name: str, builtin: bool) -> Callable[..., Any]:
+    """:func:`game_loop` compiled with the numba player ``fn`` as its global ``player``.
+
+    The player is a global of a copy of the loop, not an argument: numba
+    keys its disk cache on the argument types, and a function's type names
+    its address in this process, so a loop taking the player as an argument
+    compiles again (2-4 s) in every process and grows the cache each time.
+    A built-in player's copy is cached under its own name and a hash of the
+    player's source file (an edited player gets a new entry, not a stale
+    loop); a user's player (``builtin`` false) is compiled once per process:
+    its file may change, or import others, without the cache knowing.
+    """
+    key = (fn, builtin)
+    loop = _LOOPS.get(key)
+    if loop is None:
+        bound = dict(game_loop.__globals__, player=fn)
+        copy = pytypes.FunctionType(game_loop.__code__, bound, game_loop.__name__)
+        copy.__qualname__ = f"game_loop_{_loop_tag(fn, name)}" if builtin else "game_loop_user"
+        copy.__doc__ = game_loop.__doc__
+        loop = _LOOPS[key] = njit(cache=builtin)(copy)
+    return loop
+
+
+def _loop_tag(fn: Any, name: str) -> str:
+    """The player's name and a short hash of its source file (names a cached loop: see loop_for)."""
+    source = inspect.getfile(fn.py_func)
+    with open(source, "rb") as file:
+        digest = hashlib.sha256(file.read()).hexdigest()[:12]
+    return "".join(c if c.isalnum() else "_" for c in name) + "_" + digest
 
 
 @njit(cache=True)

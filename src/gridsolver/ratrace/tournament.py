@@ -182,9 +182,9 @@ class Tournament:
         elapsed = sum(r.stats.elapsed_s for r in played)
         alive = [int(r.details.get("alive", 0)) for r in played]
         low = sum(1 for p in points if p <= 2)
-        return [f"{self.player}: geometric mean {self.geometric_mean:.3f} over {len(points)} tracks "
+        return [f"{self.player}: geometric mean {self.geometric_mean:.3f} over {len(points)} {_tracks(len(points))} "
                 f"(median {sorted(points)[len(points) // 2]:,}, best {max(points):,}, "
-                f"{low} tracks at 1-2 points)",
+                f"{low} {_tracks(low)} at 1-2 points)",
                 f"  rats alive at the end: {sum(alive):,} in all, up to {max(alive):,} on one track",
                 f"  {moves:,} rat-moves in {elapsed:.2f} s of game loops: "
                 f"{moves / elapsed / 1e6 if elapsed else 0:.2f}M rat-moves/s per worker"]
@@ -258,6 +258,8 @@ def play(player: Any, *, tracks: int = DEFAULT_TRACKS, seed: int = 0, turns: int
         workers = 1  # a function plays in one process unless asked otherwise
     count = check_workers(workers)
     ref = _reference(player, loaded, guard, count, tracks, cluster)
+    if cluster is None:
+        _warm(loaded)
     tournament = Tournament(loaded.name, seed, turns, tracks=tracks)
     finished: dict[int, Result] = {}
 
@@ -281,6 +283,19 @@ def play(player: Any, *, tracks: int = DEFAULT_TRACKS, seed: int = 0, turns: int
     if tournament.failures:
         raise TournamentError(tournament)
     return tournament
+
+
+def _tracks(count: int) -> str:
+    return "track" if count == 1 else "tracks"
+
+
+def _warm(loaded: Player) -> None:
+    """A built-in numba player's game loop compiled here first (announced: first run only), so that
+    the workers load it from numba's cache instead of each compiling it at once; after the first
+    run this loads it (well under a second)."""
+    from gridsolver.core.warm import warm_up
+
+    warm_up(GAME, None, {"player": loaded})
 
 
 def _check_numbers(tracks: Any, turns: Any, seed: Any) -> None:
