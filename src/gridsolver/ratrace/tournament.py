@@ -182,7 +182,8 @@ class Tournament:
         elapsed = sum(r.stats.elapsed_s for r in played)
         alive = [int(r.details.get("alive", 0)) for r in played]
         low = sum(1 for p in points if p <= 2)
-        return [f"{self.player}: geometric mean {self.geometric_mean:.3f} over {len(points)} {_tracks(len(points))} "
+        over = f"{len(points)} {_tracks(len(points))}"
+        return [f"{self.player}: geometric mean {self.geometric_mean:.3f} over {over} "
                 f"(median {sorted(points)[len(points) // 2]:,}, best {max(points):,}, "
                 f"{low} {_tracks(low)} at 1-2 points)",
                 f"  rats alive at the end: {sum(alive):,} in all, up to {max(alive):,} on one track",
