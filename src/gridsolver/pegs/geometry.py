@@ -12,10 +12,16 @@ set of positions reachable from ``p`` lies in ``p`` plus the span of those
 flip vectors, so ``start ^ target`` outside the span proves a problem
 impossible before any search (the classic position-class / "rule of three"
 argument, generalised to any board and jump rule).
+
+Fewest pegs: :func:`fewest_pegs_bound` turns the classes into a lower bound
+on the pegs any game can leave (no reachable position has fewer pegs than
+the lightest position of the start's class), per group of holes that can
+never exchange pegs (see there).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import product
 
 from gridsolver.pegs.rules import Board, Cell, bit_indices, triples
@@ -74,9 +80,10 @@ def canonical(mask: int, perms: list[Permutation]) -> int:
 class PositionClasses:
     """Positions modulo the GF(2) span of the jump flip vectors."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, jumps: list[tuple[int, int, int]] | None = None) -> None:
+        """Classes under every jump of ``board``, or only under the (from, over, to) ``jumps``."""
         self.basis: dict[int, int] = {}  # pivot bit -> vector with that highest bit
-        for a, b, c in triples(board):
+        for a, b, c in triples(board) if jumps is None else jumps:
             self._add((1 << a) | (1 << b) | (1 << c))
         self.rank = len(self.basis)
         self.count = 2 ** (board.hole_count - self.rank)
@@ -104,3 +111,118 @@ class PositionClasses:
 
     def same_class(self, p: int, q: int) -> bool:
         return self.reduce(p ^ q) == 0
+
+
+CLASS_SEARCH_LIMIT = 1 << 16  # class values a fewest-pegs search may visit per group of holes
+
+
+@dataclass
+class PegBound:
+    """A proved lower bound on the pegs left at the end of any game, and why."""
+
+    pegs: int
+    groups: int  # groups of holes that never exchange pegs and hold a peg at the start
+    stuck: int  # pegs that can never move nor be jumped
+    proof: str
+
+
+def reachable_holes(board: Board) -> int:
+    """Holes that may ever hold a peg (a superset): the start's pegs, then every hole a jump can land
+    in from two such holes, until nothing is added."""
+    reach = board.pegs
+    jumps = triples(board)
+    grown = True
+    while grown:
+        grown = False
+        for a, b, c in jumps:
+            if reach >> a & 1 and reach >> b & 1 and not reach >> c & 1:
+                reach |= 1 << c
+                grown = True
+    return reach
+
+
+def fewest_pegs_bound(board: Board) -> PegBound:
+    """A lower bound on the pegs any game from ``board`` leaves.
+
+    Only jumps from and over holes that may ever hold a peg (:func:`reachable_holes`) can ever be
+    made. They split the holes into groups (two holes share a group when one such jump uses both): a
+    jump moves pegs within its group only and needs two pegs there, so a group that starts with pegs
+    keeps at least one, and a peg no such jump uses never leaves. Within a group the positions lie in
+    the start's class modulo the group's own jumps (GF(2), as :class:`PositionClasses`), so the group
+    keeps at least as many pegs as the lightest nonempty position of that class; the bound sums the
+    groups. On the 41-hole diamond with its centre empty this is 2: no single peg anywhere is in the
+    start's class.
+    """
+    reach = reachable_holes(board)
+    usable = [(a, b, c) for a, b, c in triples(board) if reach >> a & 1 and reach >> b & 1]
+    parent: dict[int, int] = {}
+
+    def root(x: int) -> int:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b, c in usable:
+        ra, rb, rc = root(a), root(b), root(c)
+        parent[rb] = ra
+        parent[root(rc)] = ra
+    members: dict[int, int] = {}
+    for i in bit_indices(board.holes):
+        if i in parent:
+            r = root(i)
+            members[r] = members.get(r, 0) | 1 << i
+    jumps_of: dict[int, list[tuple[int, int, int]]] = {}
+    for jump in usable:
+        jumps_of.setdefault(root(jump[0]), []).append(jump)
+    stuck = sum(1 for i in bit_indices(board.pegs) if i not in parent)
+    total, groups, light = stuck, 0, 0
+    for r, holes in members.items():
+        pegs = board.pegs & holes
+        if not pegs:
+            continue
+        groups += 1
+        least = _lightest_in_class(board, jumps_of[r], holes, pegs)
+        light += least > 1
+        total += least
+    proof = (f"position classes: {groups} group(s) of holes that never exchange pegs"
+             + (f", {stuck} peg(s) that can never move" if stuck else "")
+             + (f", {light} group(s) whose start class holds no position of fewer pegs" if light else "")
+             + f": at least {total} peg(s) stay")
+    return PegBound(total, groups, stuck, proof)
+
+
+def _lightest_in_class(board: Board, jumps: list[tuple[int, int, int]], holes: int, pegs: int) -> int:
+    """Fewest pegs (at least 1) of a position on ``holes`` in the class of ``pegs`` modulo ``jumps``.
+
+    Each hole's class value is its bitboard reduced by the basis; a position's value is the XOR of
+    its holes' values. The fewest holes whose values XOR to the start's is a breadth-first search over
+    class values, each step adding one distinct value (using a value twice cancels it, so a shortest
+    path never does). A search past CLASS_SEARCH_LIMIT values stops and keeps what it has shown: the
+    depth it completed plus one.
+    """
+    classes = PositionClasses(board, jumps)
+    values = {classes.reduce(1 << i) for i in bit_indices(holes)}
+    target = classes.reduce(pegs)
+    if target == 0:
+        # the empty position is in the class, but a group never empties: one peg if a hole's value is
+        # zero, else two holes of equal value (or more; two is still a lower bound)
+        return 1 if 0 in values else 2
+    values.discard(0)
+    frontier, seen, depth = {0}, {0}, 0
+    while frontier:
+        depth += 1
+        following = set()
+        for value in frontier:
+            for step in values:
+                nxt = value ^ step
+                if nxt == target:
+                    return depth
+                if nxt not in seen:
+                    seen.add(nxt)
+                    following.add(nxt)
+        if len(seen) > CLASS_SEARCH_LIMIT:
+            return depth + 1
+        frontier = following
+    return depth + 1  # unreachable: the target is a sum of hole values

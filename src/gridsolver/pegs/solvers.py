@@ -38,7 +38,7 @@ from gridsolver.core.result import Result, Stats
 from gridsolver.core.table import GrowingTable
 from gridsolver.pegs import moves as moves_module
 from gridsolver.pegs import rules
-from gridsolver.pegs.geometry import PositionClasses, fixing, symmetries
+from gridsolver.pegs.geometry import PegBound, PositionClasses, fewest_pegs_bound, fixing, symmetries
 from gridsolver.pegs.rules import OBJECTIVES, STRATEGIES, Board, Cell, Jump
 
 PUBLISHED_BIAS = 0.31
@@ -240,45 +240,59 @@ def report(board: Board, label: str, objective: str, finish: Cell | None, strate
 # -- jumps -------------------------------------------------------------------------
 
 def _solve_jumps(board: Board, budget: Budget, seed: int, note: Callable[[str], None] | None = None):
-    """Exhaustive search first (proves small boards), then beam searches of doubling width."""
+    """Exhaustive search first (proves small boards), then beam searches of doubling width.
+
+    Both stop as soon as a line leaves as few pegs as the position classes allow
+    (:func:`gridsolver.pegs.geometry.fewest_pegs_bound`): such a line is optimal.
+    """
     layout = Layout.of(board, seed)
     perms = symmetries(board)
+    bound = fewest_pegs_bound(board)
+    goal = board.peg_count - bound.pegs
     # phase 1 gets a twentieth of the time (at most 1 s), phase 2 the rest
     share = 1.0 if budget.time_s is None else min(0.05 * budget.time_s, 1.0)
     nodes = budget.nodes if budget.nodes is not None else (None if budget.time_s else 5_000_000)
     phase1 = Budget(time_s=share, memory_mb=budget.memory_mb, nodes=nodes)
-    code, best, nodes, runs, entries = _restarted_dfs(board, layout, perms, phase1, seed)
-    extra = {"symmetries": len(perms), "restarts": runs, "table_entries": entries}
+    code, best, nodes, runs, entries = _restarted_dfs(board, layout, perms, phase1, seed, goal=goal)
+    extra = {"symmetries": len(perms), "restarts": runs, "table_entries": entries,
+             "fewest_pegs_possible": bound.pegs}
     from gridsolver.pegs import kernels
 
-    if code == kernels.FOUND:
-        return ("optimal", best, f"one peg left: {len(best)} jumps is the most possible", nodes, None,
-                extra)
+    if len(best) >= goal:
+        return "optimal", best, _bound_proof(board, bound), nodes, None, extra
     if code == kernels.EXHAUSTED:
         proof = (f"exhaustive depth-first search under {len(perms)} symmetries with a table of explored "
                  "positions")
         return "optimal", best, proof, nodes, None, extra
     if note:
         note(f"best {board.peg_count - len(best)} pegs left (depth-first phase)")
-    code, beam_best, beam_nodes, width = _widening_beam(board, layout, budget, seed, nodes, best, note)
+    code, beam_best, beam_nodes, width = _widening_beam(board, layout, budget, seed, nodes, best, note,
+                                                        goal=goal)
     nodes += beam_nodes
     extra["widest_beam"] = width
     if len(beam_best) > len(best):
         best = beam_best
         extra["found_by"] = "beam"
-    if len(best) == board.peg_count - 1:
-        return ("optimal", best, f"one peg left: {len(best)} jumps is the most possible", nodes, None,
-                extra)
+    if len(best) >= goal:
+        return "optimal", best, _bound_proof(board, bound), nodes, None, extra
     stopped = "nodes" if budget.nodes is not None and nodes >= budget.nodes else "time"
     return "best-found", best, "", nodes, stopped, extra
 
 
+def _bound_proof(board: Board, bound: PegBound) -> str:
+    jumps = board.peg_count - bound.pegs
+    if bound.pegs == 1:
+        return f"one peg left: {jumps} jumps is the most possible"
+    return f"{bound.pegs} pegs left, the fewest possible ({bound.proof}): {jumps} jumps is the most possible"
+
+
 def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, seed: int,
-                   target: Cell | None = None, first_limit: int = 20_000):
+                   target: Cell | None = None, first_limit: int = 20_000, goal: int | None = None):
     """Depth-first searches with doubling node limits sharing one table; run 0 follows the
     move-order weights, later runs add noise so they try other lines.
 
     With ``target`` the searches look for one peg there; the table then holds dead positions.
+    Without, they stop after the run whose best line makes ``goal`` jumps (when given).
     Either way a stored position's whole subtree was explored, so the table stays valid from
     run to run and a run that ends without hitting its node limit is exhaustive.
     """
@@ -317,6 +331,8 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
             best = [layout.decode(c) for c in best_path[:board.peg_count - 1]]
         if code in (kernels.FOUND, kernels.EXHAUSTED, kernels.OUT_OF_TIME):
             break
+        if target is None and goal is not None and len(best) >= goal:
+            break
         if budget.expired(nodes):
             code = kernels.OUT_OF_TIME if nodes < node_budget else kernels.OUT_OF_NODES
             break
@@ -333,8 +349,9 @@ BEAM_SPREAD_WEIGHT = 4.0  # a peg in a corner costs about 2 * this
 
 
 def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used_nodes: int,
-                   known: list[Jump], note: Callable[[str], None] | None = None):
-    """Beam searches of width 8, 16, 32, ... until one peg, the budget or the memory bound.
+                   known: list[Jump], note: Callable[[str], None] | None = None, goal: int | None = None):
+    """Beam searches of width 8, 16, 32, ... until one peg (or ``goal`` jumps), the budget or the
+    memory bound.
 
     ``known`` is the best line found before (only used for progress notes)."""
     from gridsolver.pegs import kernels
@@ -367,7 +384,7 @@ def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used
         if note:
             left = board.peg_count - max(len(best), len(known))
             note(f"best {left} pegs left (beam width {width})")
-        if code == kernels.FOUND:
+        if code == kernels.FOUND or (goal is not None and len(best) >= goal):
             break
         # a run's time grows about linearly with the width: double it while the next run fits in
         # the time left, else take the widest that should still finish
