@@ -5,6 +5,12 @@ English single-vacancy table under a minute; the European central game
 proved impossible in seconds; on random comesolo boards (10x10, 20x20,
 30x30, peg density 0.6-0.9, seeds below) the default strategy leaves fewer
 pegs than the published method on the same budget, and one peg on most.
+
+Issue 19: the diamond and European most-jumps rows end proved optimal at two pegs (no single peg
+is in the start's position class); every comesolo square board up to 30x30 at densities 0.5-0.95
+(20 seeds per size, :data:`SWEEP_SIZES`) should end at one peg or with a proof that fewer pegs than
+found are impossible. The sweep is long (60 boards x 60 s); ``--quick`` runs 3 seeds per size for
+10 s each.
 """
 
 from __future__ import annotations
@@ -19,6 +25,10 @@ from runner import Table
 # (size, peg density, seed) of the comesolo boards: rules.random_board(size, size, density, seed)
 COMESOLO = [(10, 0.6, 1), (10, 0.9, 2), (20, 0.7, 3), (20, 0.85, 4), (30, 0.6, 5), (30, 0.8, 6),
             (30, 0.9, 7)]
+
+SWEEP_SIZES = (10, 20, 30)
+SWEEP_SEEDS = 20  # per size; seed k of a size has peg density 0.5 + 0.45 * k / (SWEEP_SEEDS - 1)
+SWEEP_FIRST_SEED = 1000  # the sweep's boards are rules.random_board(size, size, density, 1000 + k)
 
 
 named = pegs.named
@@ -50,7 +60,7 @@ def classic(quick: bool) -> Table:
               "all decided" if solvable + impossible == len(problems) else "some undecided",
               f"{solvable} solvable, {impossible} impossible ({by_search} by exhaustive search)",
               round(elapsed, 2), sum(r.stats.nodes for r in results), "< 60 s")
-    for name in ("triangle", "6x6", "wiegleb", "diamond"):
+    for name in ("triangle", "6x6", "wiegleb", "diamond", "european"):
         board = named(name)
         result = pegs.solve(board, objective="jumps", time=10 if quick else 30)
         table.add(f"{name} ({board.jumps}), most jumps", result.status,
@@ -89,5 +99,36 @@ def comesolo(quick: bool) -> Table:
     return table
 
 
+def sweep_boards(quick: bool) -> list[tuple[int, float, int]]:
+    """(size, density, seed) of the sweep: every size, densities spread evenly over 0.5-0.95."""
+    picks = range(0, SWEEP_SEEDS, 7) if quick else range(SWEEP_SEEDS)
+    return [(size, round(0.5 + 0.45 * k / (SWEEP_SEEDS - 1), 3), SWEEP_FIRST_SEED + k)
+            for size in SWEEP_SIZES for k in picks]
+
+
+def comesolo_sweep(quick: bool) -> Table:
+    seconds = 10.0 if quick else 60.0
+    table = Table(f"Comesolo sweep: square boards at densities 0.5-0.95, {seconds:g} s each",
+                  ["board", "pegs", "pegs left", "fewest possible (proved)", "status", "time (s)",
+                   "peak memory (MB)"])
+    boards = sweep_boards(quick)
+    singles = proved = 0
+    for size, density, seed in boards:
+        board = rules.random_board(size, size, density, seed)
+        result = pegs.solve(board, objective="jumps", time=seconds, seed=1)
+        assert result.verified
+        left = result.details["pegs_left"]
+        singles += left == 1
+        proved += result.status == "optimal"
+        table.add(f"{size}x{size} density {density} seed {seed}", board.peg_count, left,
+                  result.details.get("fewest_pegs_possible", "-"), result.status,
+                  round(result.stats.elapsed_s, 1), round(result.stats.peak_memory_mb))
+    table.notes.append(f"{singles} of {len(boards)} boards end at one peg; {proved} are proved optimal "
+                       "(one peg, the position-class bound reached, or an exhaustive search). 'fewest "
+                       "possible' is the position-class bound (geometry.fewest_pegs_bound). Default "
+                       "strategy, --seed 1, default 2048 MB memory budget.")
+    return table
+
+
 def run(quick: bool) -> list[Table]:
-    return [classic(quick), comesolo(quick)]
+    return [classic(quick), comesolo(quick), comesolo_sweep(quick)]

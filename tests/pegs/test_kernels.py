@@ -1,6 +1,7 @@
 """The numba kernels against the plain-Python reference (hypothesis draws small boards)."""
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -131,3 +132,36 @@ def test_beam_line_replays_under_the_rules():
     assert final.peg_count == board.peg_count - depth
     assert (code == kernels.FOUND) == (final.peg_count == 1)
     assert rules.legal_jumps(final) == [] or code == kernels.FOUND
+
+
+def run_beam(board: rules.Board, width: int, iso: float, noise: float, *ranking) -> tuple[int, list]:
+    layout = search.Layout.of(board)
+    path = np.zeros(board.peg_count, dtype=np.int32)
+    stats = np.zeros(3, dtype=np.int64)
+    phi = np.zeros(layout.words * 64)
+    code = kernels.beam(layout.to_words(board.pegs), layout.holes, layout.offsets, layout.zobrist, phi, iso,
+                        width, noise, 1, 10**9, 2**62, path, stats, *ranking)
+    return code, [layout.decode(c) for c in path[:int(stats[1])]]
+
+
+@pytest.mark.parametrize(("seed", "jump_rule"), [(1, "diagonal"), (2, "diagonal"), (3, "orthogonal"),
+                                                 (4, "orthogonal"), (5, "triangular")])
+def test_beam_ranked_by_jumps_keeps_the_child_with_most_jumps(seed, jump_rule):
+    # width 1, no other term and a pool holding every candidate: the beam is greedy on the number of
+    # legal jumps of the child, checked against the rules at every step of its line
+    board = rules.random_board(7, 7, 0.7, seed).with_jumps(jump_rule)
+    _, line = run_beam(board, 1, 0.0, 0.0, 10_000, 1.0)
+    assert line
+    position = board
+    for jump in line:
+        children = [rules.replay(position, [j]) for j in rules.legal_jumps(position)]
+        chosen = rules.replay(position, [jump])
+        assert len(rules.legal_jumps(chosen)) == max(len(rules.legal_jumps(c)) for c in children)
+        position = chosen
+    assert rules.legal_jumps(position) == []
+
+
+def test_beam_without_mobility_weight_ignores_the_pool():
+    board = rules.random_board(10, 10, 0.7, seed=4)
+    assert run_beam(board, 16, 1.0, 0.5) == run_beam(board, 16, 1.0, 0.5, 8, 0.0)
+    assert run_beam(board, 16, 1.0, 0.5) != run_beam(board, 16, 1.0, 0.5, 8, 0.3)

@@ -716,7 +716,7 @@ def isolated_pegs(pos, offsets):
 
 @njit(cache=True)
 def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, node_limit, deadline_ns,
-         best_path, stats):
+         best_path, stats, pool_factor=1, mobility_weight=0.0):
     """Beam search over jumps: keep the ``width`` best positions of each depth.
 
     Positions of one depth all have the same number of pegs, so they are
@@ -726,6 +726,13 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
     ``phi`` over the pegs (``phi`` grows away from the centre, so compact
     positions rank first), plus ``noise`` times a random number. Duplicate
     positions (same Zobrist hash) are dropped.
+
+    With ``mobility_weight`` > 0 the best ``pool_factor * width`` distinct
+    candidates are ranked again, each less ``mobility_weight`` times its
+    number of legal jumps, and the best ``width`` of them are kept: counting
+    jumps needs the whole child position, too dear for every candidate, and
+    a position with more jumps has more ways to gather its pegs (on random
+    comesolo boards it keeps far fewer pegs stranded: see docs/pegs.md).
     Returns FOUND at one peg, EXHAUSTED when the beam dies out, or a budget
     code; ``best_path`` gets the deepest line and stats = [nodes, best depth].
     """
@@ -748,8 +755,12 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
     cand_move = np.zeros(cap, dtype=np.int32)
     cand_hash = np.zeros(cap, dtype=np.uint64)
     cand_h = np.zeros(cap, dtype=np.float64)
+    pool_cap = width * max(1, pool_factor) if mobility_weight > 0 else width
+    pool_pos = np.zeros((pool_cap, nw), dtype=np.uint64)
+    pool_cand = np.zeros(pool_cap, dtype=np.int64)
+    pool_key = np.zeros(pool_cap, dtype=np.float64)
     seen_size = 1
-    while seen_size < 4 * width:
+    while seen_size < 4 * pool_cap:
         seen_size *= 2
     seen = np.zeros(seen_size, dtype=np.uint64)
     codes = np.zeros(nbits * dcount, dtype=np.int32)
@@ -822,11 +833,11 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
         order = np.argsort(cand_key[:ncand])
         for j in range(seen_size):
             seen[j] = ZERO
-        taken = 0
+        pooled = 0
         for r in range(ncand):
             c = order[r]
             key = cand_hash[c] | ONE
-            j = find_key(seen, key, key, seen_size)  # never full: 4 slots per kept candidate
+            j = find_key(seen, key, key, seen_size)  # never full: 4 slots per pooled candidate
             if j >= 0:
                 continue
             seen[-1 - j] = key
@@ -834,17 +845,38 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
             m = cand_move[c]
             a = m // dcount
             o = offsets[m % dcount]
-            _copy_prefix(nxt_pos[taken], cur[p], nw)
-            flip_bit(nxt_pos[taken], a)
-            flip_bit(nxt_pos[taken], a + o)
-            flip_bit(nxt_pos[taken], a + 2 * o)
-            nxt_hash[taken] = cand_hash[c]
-            nxt_h[taken] = cand_h[c]
-            parent[depth + 1, taken] = p
-            move[depth + 1, taken] = m
-            taken += 1
-            if taken == width:
+            _copy_prefix(pool_pos[pooled], cur[p], nw)
+            flip_bit(pool_pos[pooled], a)
+            flip_bit(pool_pos[pooled], a + o)
+            flip_bit(pool_pos[pooled], a + 2 * o)
+            pool_cand[pooled] = c
+            pool_key[pooled] = cand_key[c]
+            if mobility_weight > 0:
+                jumps = generate(pool_pos[pooled], holes, offsets, codes, scratch)
+                pool_key[pooled] -= mobility_weight * jumps
+            pooled += 1
+            if pooled == pool_cap:
                 break
+            # counting jumps is the dear part of a wide beam's step: read the clock as it goes
+            if (pooled & 1023) == 0:
+                code = budget_check(nodes, node_limit, deadline_ns, 1)
+                if code != EXHAUSTED:
+                    break
+        if code != EXHAUSTED:
+            break
+        if mobility_weight > 0:
+            ranked = np.argsort(pool_key[:pooled])
+        else:
+            ranked = np.arange(pooled)  # already in key order
+        taken = min(width, pooled)
+        for t in range(taken):
+            q = ranked[t]
+            c = pool_cand[q]
+            _copy_prefix(nxt_pos[t], pool_pos[q], nw)
+            nxt_hash[t] = cand_hash[c]
+            nxt_h[t] = cand_h[c]
+            parent[depth + 1, t] = cand_parent[c]
+            move[depth + 1, t] = cand_move[c]
         cur, nxt_pos = nxt_pos, cur
         cur_hash, nxt_hash = nxt_hash, cur_hash
         cur_h, nxt_h = nxt_h, cur_h

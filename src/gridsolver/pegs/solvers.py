@@ -346,6 +346,8 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
 
 BEAM_ISOLATED_WEIGHT = 1.0  # per isolated peg
 BEAM_SPREAD_WEIGHT = 4.0  # a peg in a corner costs about 2 * this
+BEAM_MOBILITY_WEIGHT = 0.3  # per legal jump of a pooled candidate (kernels.beam)
+BEAM_POOL = 16  # candidates ranked again by their jumps, per beam slot
 
 
 def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used_nodes: int,
@@ -368,8 +370,9 @@ def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used
     stats = np.zeros(3, dtype=np.int64)
     nodes, width, run = 0, 8, 0
     code = kernels.OUT_OF_TIME
-    # per width unit: the parent links of every depth, the candidates and two position rows
-    per_width = 8 * board.peg_count + 64 * 40 + 16 * (layout.words + 2)
+    # per width unit: the parent links of every depth, the candidates, two position rows and the pool
+    # ranked by jumps (a position row, its candidate and key, and four seen-set slots per pooled one)
+    per_width = 8 * board.peg_count + 64 * 40 + 16 * (layout.words + 2) + BEAM_POOL * (8 * layout.words + 48)
     max_width = max(8, int(memory * 0.5) // per_width)
     widest = 0
     while not budget.expired(used_nodes + nodes):
@@ -377,7 +380,7 @@ def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used
         widest = max(widest, width)
         code = kernels.beam(start, layout.holes, layout.offsets, layout.zobrist, phi, BEAM_ISOLATED_WEIGHT,
                             width, 0.5, (seed * 1000 + run) % 2**63, budget.node_limit() - used_nodes - nodes,
-                            budget.deadline_ns(), best_path, stats)
+                            budget.deadline_ns(), best_path, stats, BEAM_POOL, BEAM_MOBILITY_WEIGHT)
         nodes += int(stats[0])
         if int(stats[1]) > len(best):
             best = [layout.decode(c) for c in best_path[:int(stats[1])]]
