@@ -75,3 +75,19 @@ def test_bad_boards_exit_2_with_one_line(tmp_path, content, message):
 def test_bad_options_exit_2(args):
     done = run(*args)
     assert done.returncode == 2 and "gridsolver: error:" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_generate_and_solve_take_a_build_style():
+    done = run("clickomania", "generate", "--clearable", "8x6x5", "--style", "ragged", "--solution",
+               "--seed", "2")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert lines[0] == "# clearable 8x6x5 style ragged seed 2"
+    moves = [tuple(int(v) for v in m.split(",")) for m in lines[1].removeprefix("# solution: ").split()]
+    board = rules.from_text("\n".join(lines[2:]))
+    assert rules.replay(board, moves).cells_left == 0
+    out = results(run("clickomania", "solve", "--clearable", "10x8x5", "--style", "small", "--json"))
+    assert out[0]["input"] == "clearable-10x8x5-small-seed0" and out[0]["score"] == 0 and out[0]["verified"]
+    done = run("clickomania", "generate", "--clearable", "8x6x5", "--style", "diagonal")
+    assert done.returncode == 2 and "'diagonal' is not one of" in done.stderr
+    assert "Traceback" not in done.stderr

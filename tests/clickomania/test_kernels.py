@@ -6,7 +6,14 @@ from hypothesis import strategies as st
 
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import clearable_board, random_board
-from gridsolver.clickomania.kernels.beam import CLEAR, SCORE, beam_search
+from gridsolver.clickomania.kernels.beam import (
+    CLEAR,
+    SCORE,
+    beam_search,
+    child_change,
+    clear_beam,
+    column_suffixes,
+)
 from gridsolver.clickomania.kernels.exact import exact_search
 from gridsolver.clickomania.kernels.groups import (
     find_groups,
@@ -17,7 +24,7 @@ from gridsolver.clickomania.kernels.groups import (
     zobrist_table,
 )
 
-from .helpers import NO_LIMIT, boards
+from .helpers import NO_LIMIT, boards, cell_index
 
 
 def kernel_groups(b):
@@ -104,3 +111,82 @@ def test_beam_search_sequences_replay_to_its_value():
 def test_kernel_layout_round_trip():
     b = clearable_board(6, 4, 3, seed=2).board
     assert np.array_equal(to_grid(to_cells(b.grid), 6, 4), b.grid)
+
+
+def reference_features(b):
+    """Single cells, links (orthogonal neighbours of one colour) and 2 x 2 squares of one colour, from the
+    grid in plain Python."""
+    g = b.grid
+    singles = links = squares = 0
+    for r in range(b.height):
+        for c in range(b.width):
+            v = g[r, c]
+            if v == rules.EMPTY:
+                continue
+            same = [(r + dr, c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                    if 0 <= r + dr < b.height and 0 <= c + dc < b.width and g[r + dr, c + dc] == v]
+            singles += not same
+            links += sum(1 for rr, cc in same if (rr, cc) > (r, c))
+            if r + 1 < b.height and c + 1 < b.width and g[r + 1, c] == g[r, c + 1] == g[r + 1, c + 1] == v:
+                squares += 1
+    return singles, links, squares
+
+
+def raw_hash(cells, zob):
+    """The xor of the Zobrist keys of the occupied cells (position_hash, except that it maps 0 to 1)."""
+    key = 0
+    for i, v in enumerate(cells):
+        if v != rules.EMPTY:
+            key ^= int(zob[i, v])
+    return key
+
+
+@settings(max_examples=100, deadline=None)
+@given(boards(), st.randoms(use_true_random=False))
+def test_child_change_matches_the_features_of_the_played_board(b, rnd):
+    """The clearing beam's change per move, from the changed cells only, equals the plain-Python count on
+    the boards before and after, and the hash change gives the child's Zobrist hash."""
+    n = b.width * b.height
+    zob = zobrist_table(n)
+    low = np.empty(max(n, b.width), np.int32)
+    suffixes = [np.empty(n, np.int32) for _ in range(3)] + [np.empty(n, np.int64)]
+    while rules.legal_moves(b):
+        cells = to_cells(b.grid)
+        column_suffixes(cells, b.width, b.height, zob, *suffixes)
+        before = reference_features(b)
+        scratch = cells.copy()
+        for move in rules.legal_moves(b):
+            removed, d_single, d_link, d_key = child_change(cells, scratch, b.width, b.height,
+                                                            cell_index(move, b.height), zob, low, *suffixes)
+            assert np.array_equal(scratch, cells)  # the move was undone
+            after_board = rules.apply(b, move)
+            after = reference_features(after_board)
+            assert removed == b.cells_left - after_board.cells_left
+            assert d_single == after[0] - before[0]
+            assert d_link == (after[1] - after[2]) - (before[1] - before[2])
+            assert raw_hash(cells, zob) ^ d_key == raw_hash(to_cells(after_board.grid), zob)
+        b = rules.apply(b, rnd.choice(rules.legal_moves(b)))
+
+
+def test_groups_are_cells_minus_links_plus_squares_without_holes():
+    # the identity the clearing ranking relies on (Euler's formula), on boards whose groups enclose no hole
+    for seed in range(5):
+        b = random_board(9, 7, 4, seed)
+        singles, links, squares = reference_features(b)
+        assert len(rules.groups(b)) == b.cells_left - links + squares
+        assert singles == sum(len(g) == 1 for g in rules.groups(b))
+
+
+def test_clear_beam_sequences_replay_to_its_value_with_any_tie_breaks():
+    b = random_board(14, 9, 4, seed=5)
+    n = b.width * b.height
+    path = np.zeros(n, np.int32)
+    values = set()
+    for width, tie_seed in ((1, 0), (2, 3), (4, 7)):
+        value, length, _, done = clear_beam(to_cells(b.grid), b.width, b.height, zobrist_table(n), width,
+                                            NO_LIMIT, NO_LIMIT, path, 30, 2000, 2, 1, tie_seed)
+        assert done == 1 and length >= 0
+        replayed = rules.replay(b, [index_to_move(i, b.height) for i in path[:length]])
+        assert replayed.cells_left == value and replayed.game_over
+        values.add(int(value))
+    assert min(values) < 126

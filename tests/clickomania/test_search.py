@@ -30,3 +30,23 @@ def test_large_clearable_board_is_cleared_by_the_beam():
     board = clearable_board(24, 24, 4, seed=1).board  # 576 cells: beam only, no exhaustive phase
     result = clickomania.solve(board, time=60)
     assert result.status == "optimal" and result.score == 0
+
+
+def test_large_board_restarts_keep_part_of_the_best_game_and_still_replay():
+    # a random 6-colour board is (almost surely) not cleared: the solver restarts beams, some from
+    # partway along its best game, until the time is up; the joined sequences must replay to the score
+    board = random_board(30, 20, 6, seed=4)
+    result = clickomania.solve(board, time=4)
+    assert result.details["beam_runs"] >= 4 and result.verified
+    replayed = rules.replay(board, result.solution)
+    assert replayed.game_over and replayed.cells_left == result.score
+
+
+def test_restart_plan_mixes_narrow_restarts_with_wider_beams():
+    from gridsolver.clickomania.search import KEEP_SHARES, RESTART_WIDTH, WIDE_EVERY, restart_plan
+
+    plans = [restart_plan(run) for run in range(4 * WIDE_EVERY + 1)]
+    assert plans[0] == (1, 0, 0.0)
+    assert [p[0] for p in plans if p[0] > RESTART_WIDTH] == [RESTART_WIDTH << k for k in range(1, 5)]
+    assert len({p[1] for p in plans}) == len(plans)  # every run its own tie-breaks
+    assert {p[2] for p in plans} == set(KEEP_SHARES)

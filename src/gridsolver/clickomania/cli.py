@@ -5,19 +5,31 @@ No numba at import time: the kernels are imported inside the commands.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import click
 
 from gridsolver.clickomania.game import GAME, parse_moves, picture
+from gridsolver.clickomania.generate import DEFAULT_STYLE, STYLES
 from gridsolver.core.boards import BoardText, split_boards
 from gridsolver.core.cliutil import seed_option
 from gridsolver.core.commands import game_group
 from gridsolver.core.errors import InputError
 
 SPEC_HELP = "WIDTHxHEIGHTxCOLOURS, e.g. 20x10x4 = 20 columns, 10 rows, 4 colours"
+STYLE_HELP = ("How --clearable boards are built: "
+              + "; ".join(f"{name}: {what}" for name, what in STYLES.items()) + ".")
+
+
+def style_option(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``--style``: the build style of --clearable boards (a bad name is a usage error, exit 2)."""
+    return click.option("--style", type=click.Choice(list(STYLES)), default=DEFAULT_STYLE, show_default=True,
+                        help=STYLE_HELP)(function)
 
 
 def generated_boards(random_spec: str | None, clearable_spec: str | None, count: int,
-                     seed: int) -> list[BoardText]:
+                     seed: int, style: str = DEFAULT_STYLE) -> list[BoardText]:
     """Boards made by --random / --clearable (seeds S, S+1, ...), solved before any named board."""
     from gridsolver.clickomania import generate, rules
 
@@ -29,8 +41,9 @@ def generated_boards(random_spec: str | None, clearable_spec: str | None, count:
                           rules.format_board(generate.random_board(w, h, c, seed + k))))
         if clearable_spec:
             w, h, c = generate.parse_spec(clearable_spec)
-            texts.append((f"clearable-{clearable_spec}-seed{seed + k}",
-                          rules.format_board(generate.clearable_board(w, h, c, seed + k).board)))
+            name = f"clearable-{clearable_spec}" + ("" if style == DEFAULT_STYLE else f"-{style}")
+            texts.append((f"{name}-seed{seed + k}",
+                          rules.format_board(generate.clearable_board(w, h, c, seed + k, style=style).board)))
     return [split_boards(text, name)[0] for name, text in texts]
 
 
@@ -56,6 +69,7 @@ group = game_group(
                      help="Also solve boards built to be clearable, same WIDTHxHEIGHTxCOLOURS convention."),
         click.option("--count", type=click.IntRange(1, 100000), default=1, show_default=True,
                      help="How many boards --random / --clearable make (seeds S, S+1, ... from --seed)."),
+        style_option,
     ],
     board_source=generated_boards,
     picture=picture,
@@ -69,9 +83,10 @@ group = game_group(
 @click.option("--count", type=click.IntRange(1, 100000), default=1, show_default=True,
               help="How many boards (seeds S, S+1, ...).")
 @click.option("--solution", is_flag=True, help="With --clearable: print a clearing sequence as a comment.")
+@style_option
 @seed_option
 def generate(random_spec: str | None, clearable_spec: str | None, count: int, solution: bool,
-             seed: int) -> None:
+             style: str, seed: int) -> None:
     """Print boards, separated by blank lines (sizes are WIDTHxHEIGHTxCOLOURS)."""
     from gridsolver.clickomania import generate as gen
     from gridsolver.clickomania import rules
@@ -86,8 +101,9 @@ def generate(random_spec: str | None, clearable_spec: str | None, count: int, so
                           + rules.format_board(gen.random_board(w, h, c, seed + k)))
         if clearable_spec:
             w, h, c = gen.parse_spec(clearable_spec)
-            built = gen.clearable_board(w, h, c, seed + k)
-            head = f"# clearable {clearable_spec} seed {seed + k}\n"
+            built = gen.clearable_board(w, h, c, seed + k, style=style)
+            head = f"# clearable {clearable_spec}" + ("" if style == DEFAULT_STYLE else f" style {style}")
+            head += f" seed {seed + k}\n"
             if solution:
                 head += "# solution: " + " ".join(f"{r},{col}" for r, col in built.solution) + "\n"
             blocks.append(head + rules.format_board(built.board))

@@ -21,6 +21,7 @@ from gridsolver.clickomania.rules import ALPHABET, EMPTY, MAX_COLOURS, MAX_SIDE,
 from gridsolver.core.errors import InputError
 
 MAX_RUN = 4  # longest inserted run; short runs give boards like the random ones
+MAX_GROUP = 6  # largest group the "groups" and "ragged" styles insert
 
 
 def check_size(width: int, height: int, colours: int) -> None:
@@ -62,17 +63,43 @@ class Clearable:
     solution: list[Move]
 
 
+#: Build styles of :func:`clearable_board` (the first is the default), with what each inserts.
+STYLES = {
+    "runs": "straight runs of 2-4 cells (vertical, horizontal, or in new columns); a full board",
+    "groups": f"connected groups of random shape and size 2-{MAX_GROUP}; a full board",
+    "small": "only groups of 2 and 3 cells (dominoes and trominoes), the hardest to clear; a full board",
+    "ragged": f"groups of random shape and size 2-{MAX_GROUP}; columns of random heights (not full)",
+}
+DEFAULT_STYLE = "runs"
+
+
+def check_style(style: str) -> str:
+    """``style`` if it is one of :data:`STYLES`, else an :class:`InputError` naming them."""
+    if style not in STYLES:
+        raise InputError(f"clearable style {shown(style)}: expected one of {', '.join(STYLES)}")
+    return style
+
+
 def clearable_board(width: int, height: int, colours: int, seed: int,
-                    max_restarts: int = 50) -> Clearable:
-    """A full ``width`` x ``height`` board that can be cleared, built by inserting removable groups."""
+                    max_restarts: int = 50, style: str = DEFAULT_STYLE) -> Clearable:
+    """A ``width`` x ``height`` board that can be cleared, built by inserting removable groups.
+
+    ``style`` (:data:`STYLES`) says what is inserted; every style but ``ragged`` fills the board.
+    """
     check_size(width, height, colours)
+    check_style(style)
     if colours < 2 and width * height > 1:
         raise InputError("a clearable board of more than one group needs at least 2 colours")
     if width * height < 2:
         raise InputError(f"board size {width}x{height}: a clearable board needs at least 2 cells")
+    if style != DEFAULT_STYLE and height < 2 and width < 2:
+        raise InputError(f"board size {width}x{height}: too small for style {style}")
     rng = random.Random(seed)
     for _ in range(max_restarts):
-        built = _build(width, height, colours, rng)
+        if style == DEFAULT_STYLE:
+            built = _build(width, height, colours, rng)
+        else:
+            built = _build_groups(width, height, colours, rng, style)
         if built is not None:
             return built
     raise InputError(f"could not build a clearable {width}x{height} board with {colours} colours "
@@ -175,6 +202,94 @@ def _place(columns: list[list[int]], proposal: Proposal, height: int, colours: i
         new[c][h] = colour
     c, h = min(cells, key=lambda cell: (cell[0], cell[1]))
     return new, (height - 1 - h, c)
+
+
+# -- the other styles: groups of any connected shape ------------------------------------------
+# A group is inserted as one vertical segment per column over a run of adjacent columns, each
+# segment overlapping the next in height so the group is connected; the cells above a segment are
+# pushed up (or the columns are new ones, opened at the bottom). Removing the group lets exactly
+# those cells fall back (and the new columns close), which gives back the board before.
+
+
+def _group_size(style: str, rng: random.Random) -> int:
+    return rng.randint(2, 3) if style == "small" else rng.randint(2, MAX_GROUP)
+
+
+def _split(size: int, parts: int, rng: random.Random) -> list[int]:
+    """``size`` cells over ``parts`` columns, at least one each, at random."""
+    cuts = sorted(rng.sample(range(1, size), parts - 1))
+    return [b - a for a, b in zip([0, *cuts], [*cuts, size], strict=True)]
+
+
+def _capacity(style: str, height: int, rng: random.Random) -> int:
+    """How tall a new column will be built: the full height, or at random for the ragged style."""
+    return rng.randint(min(2, height), height) if style == "ragged" else height
+
+
+def _build_groups(width: int, height: int, colours: int, rng: random.Random,
+                  style: str) -> Clearable | None:
+    columns: list[list[int]] = []
+    caps: list[int] = []
+    moves: list[Move] = []
+    failures = 0
+    while not (len(columns) == width and all(len(c) == cap for c, cap in zip(columns, caps, strict=True))):
+        proposal = _propose_group(columns, caps, width, height, style, rng)
+        placed = None if proposal is None else _place(columns, proposal[:2], height, colours, rng)
+        if placed is None:
+            failures += 1
+            if failures > 4000:
+                return None
+            continue
+        failures = 0
+        columns, move = placed
+        position, _, new_caps = proposal
+        if position is not None:
+            caps[position:position] = new_caps
+        moves.append(move)
+    grid = np.full((height, width), EMPTY, dtype=np.int8)
+    for c, column in enumerate(columns):
+        for h, colour in enumerate(column):
+            grid[height - 1 - h, c] = colour
+    return Clearable(Board(grid), moves[::-1])
+
+
+def _propose_group(columns: list[list[int]], caps: list[int], width: int, height: int, style: str,
+                   rng: random.Random) -> tuple[int | None, list[tuple[int, int]], list[int]] | None:
+    """A group to insert: (position of new columns or None, its cells, capacities of new columns)."""
+    size = _group_size(style, rng)
+    open_cols = [c for c, col in enumerate(columns) if len(col) < caps[c]]
+    if len(columns) < width and (rng.random() < 0.1 or not open_cols):
+        span = rng.randint(1, min(size, width - len(columns)))
+        if span == 1 and size > height:
+            return None
+        lengths = _split(size, span, rng)
+        new_caps = [_capacity(style, height, rng) for _ in range(span)]
+        if any(n > cap or not _allowed_free(cap - n, cap) for n, cap in zip(lengths, new_caps, strict=True)):
+            return None
+        position = rng.randint(0, len(columns))
+        return position, [(position + i, h) for i, n in enumerate(lengths) for h in range(n)], new_caps
+    if not open_cols:
+        return None
+    first = rng.choice(open_cols)
+    span = rng.randint(1, size)
+    if first + span > len(columns):
+        return None
+    lengths = _split(size, span, rng)
+    cells: list[tuple[int, int]] = []
+    low, high = 0, height  # heights the next segment must overlap (any, for the first)
+    for i, n in enumerate(lengths):
+        c = first + i
+        free = caps[c] - len(columns[c])
+        if n > free or not _allowed_free(free - n, caps[c]):
+            return None
+        lowest = max(0, low - n + 1)
+        highest = min(len(columns[c]), high - 1)
+        if lowest > highest:
+            return None
+        at = rng.randint(lowest, highest)
+        cells.extend((c, at + h) for h in range(n))
+        low, high = at, at + n
+    return None, cells, []
 
 
 def describe(board: Board) -> str:

@@ -11,15 +11,17 @@ import numpy as np
 from numba import njit
 
 from gridsolver.clickomania.kernels.arrays import copy_into
-from gridsolver.clickomania.kernels.exact import clear_key, exact_search_growing, tt_seen
+from gridsolver.clickomania.kernels.exact import DEAD_WEIGHT, clear_key, exact_search_growing, tt_seen
 from gridsolver.clickomania.kernels.groups import (
     CHECK_EVERY,
     EMPTY,
     MAX_COLOURS_CODE,
     colour_summary,
     find_groups,
+    is_single,
     position_hash,
     remove_at,
+    remove_settle,
 )
 from gridsolver.clickomania.kernels.playout import playout, terminal_bonus
 from gridsolver.core.clock import budget_check
@@ -229,4 +231,282 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
                 break
         cur, nxt = nxt, cur
         cur_points, nxt_points = nxt_points, cur_points
+    return best, best_len, nodes, 1
+
+
+# -- the clearing beam: children ranked from the cells a move changed ---------------------------
+# Ranking a child by finding all its groups costs a scan of the whole board (4,096 cells at 64 x 64)
+# for each of hundreds of children per position. A move only changes the cells of the columns it
+# touched from its lowest removed cell up (and every column from its first on when a column
+# empties), so the ranking below uses features that change only there and around: single cells,
+# pairs of orthogonal neighbours of one colour ("links"), 2 x 2 squares of one colour, colour counts
+# and the Zobrist hash. The box scanned holds every changed cell and its neighbours, so (child -
+# parent) over the box is the change over the board.
+
+CLEAR_SINGLE_WEIGHT = 2  # a single cell is the next thing to a dead one
+CLEAR_PIECE_WEIGHT = 1  # pieces = cells - links + squares: the group count while no group has a hole
+TIE_BITS = 4  # low bits of a ranking key left for random tie-breaks
+# random amount added to a ranking key: 1 << TIE_BITS only breaks ties (noise of up to two ranking
+# units instead halved the tuning boards cleared)
+TIE_NOISE = 1 << TIE_BITS
+
+
+@njit(cache=True)
+def scan_box(cells, width, height, c0, c1, h0, zob):
+    """(single cells, links, squares, xor of Zobrist keys) over columns ``c0..c1`` from height ``h0`` up.
+
+    A link (two orthogonal neighbours of one colour) or a square (2 x 2 cells of one colour) counts
+    when all its cells are in the box; a cell is single when none of its four neighbours (in the box
+    or not) has its colour. Cells - links + squares is the number of groups (Euler's formula), as
+    long as no group encloses a hole.
+    """
+    singles = 0
+    links = 0
+    squares = 0
+    key = np.int64(0)
+    c_first = max(c0, 0)
+    c_last = min(c1, width - 1)
+    for c in range(c_first, c_last + 1):
+        base = c * height
+        for h in range(h0, height):
+            i = base + h
+            v = cells[i]
+            if v == EMPTY:
+                break
+            key ^= zob[i, v]
+            up = h + 1 < height and cells[i + 1] == v
+            if up:
+                links += 1
+            if c < c_last and cells[i + height] == v:
+                links += 1
+                if up and cells[i + height + 1] == v:
+                    squares += 1
+            if is_single(cells, width, height, i, c, h):
+                singles += 1
+    return singles, links, squares, key
+
+
+@njit(cache=True)
+def column_suffixes(cells, width, height, zob, suffix_single, suffix_link, suffix_side, suffix_key):
+    """Per cell ``c * height + h``, sums over column ``c`` from height ``h`` up of: single cells, links
+    within the column, links - squares to column ``c + 1``, and the xor of the Zobrist keys.
+
+    With them a box of the board is summed column by column (:func:`box_from_suffixes`) instead of
+    cell by cell: the parent's side of every child's change costs a few additions.
+    """
+    for c in range(width):
+        base = c * height
+        single = 0
+        link = 0
+        side = 0
+        key = np.int64(0)
+        for h in range(height - 1, -1, -1):
+            i = base + h
+            v = cells[i]
+            if v != EMPTY:
+                key ^= zob[i, v]
+                up = h + 1 < height and cells[i + 1] == v
+                if up:
+                    link += 1
+                if c + 1 < width and cells[i + height] == v:
+                    side += 1
+                    if up and cells[i + height + 1] == v:
+                        side -= 1
+                if is_single(cells, width, height, i, c, h):
+                    single += 1
+            suffix_single[i] = single
+            suffix_link[i] = link
+            suffix_side[i] = side
+            suffix_key[i] = key
+
+
+@njit(cache=True)
+def box_from_suffixes(width, height, c0, c1, h0, suffix_single, suffix_link, suffix_side, suffix_key):
+    """What :func:`scan_box` gives for the same box, as (single cells, links - squares, key xor)."""
+    singles = 0
+    links = 0
+    key = np.int64(0)
+    c_first = max(c0, 0)
+    c_last = min(c1, width - 1)
+    for c in range(c_first, c_last + 1):
+        i = c * height + h0
+        singles += suffix_single[i]
+        links += suffix_link[i]
+        if c < c_last:
+            links += suffix_side[i]
+        key ^= suffix_key[i]
+    return singles, links, key
+
+
+@njit(cache=True)
+def child_change(parent, child, width, height, move, zob, low, suffix_single, suffix_link, suffix_side,
+                 suffix_key):
+    """The change a move makes: (cells removed, change in single cells, change in links - squares,
+    xor turning the parent's hash into the child's).
+
+    ``child`` must equal ``parent`` and is equal to it again on return (the move is played on it,
+    measured and undone); the suffixes are :func:`column_suffixes` of ``parent``.
+    """
+    removed, first, last, emptied = remove_settle(child, width, height, move, low, low)
+    if emptied:
+        c0, c1, h0 = first - 1, width - 1, 0
+    else:
+        h0 = height
+        for c in range(first, last + 1):
+            h0 = min(h0, low[c])
+        c0, c1, h0 = first - 1, last + 1, max(h0 - 1, 0)
+    s_old, l_old, k_old = box_from_suffixes(width, height, c0, c1, h0, suffix_single, suffix_link,
+                                            suffix_side, suffix_key)
+    s_new, l_new, q_new, k_new = scan_box(child, width, height, c0, c1, h0, zob)
+    if emptied:
+        for i in range(first * height, width * height):
+            child[i] = parent[i]
+    else:
+        for c in range(first, last + 1):
+            for i in range(c * height + low[c], (c + 1) * height):
+                child[i] = parent[i]
+    return removed, s_new - s_old, (l_new - q_new) - l_old, k_old ^ k_new
+
+
+@njit(cache=True)
+def clear_rank(dead, singles, links, left, single_weight, piece_weight):
+    """The clearing beam's ranking (smaller is better): dead colours first, then single cells and
+    pieces (cells - ``links``, where ``links`` is links - squares: the group count)."""
+    return dead * DEAD_WEIGHT + single_weight * singles + piece_weight * (left - links)
+
+
+@njit(cache=True)
+def _trace(best_path, moves, parents, depth, b):
+    j = b
+    for level in range(depth, 0, -1):
+        best_path[level - 1] = moves[level, j]
+        j = parents[level, j]
+
+
+@njit(cache=True)
+def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, best_path, endgame_cells,
+               endgame_nodes, single_weight, piece_weight, tie_seed):
+    """Beam search for the fewest cells left, children ranked by :func:`clear_rank` from
+    :func:`child_change` (no board-wide scan per child).
+
+    Positions are deduplicated by Zobrist hash; a position with at most ``endgame_cells`` cells left
+    gets an exhaustive search of at most ``endgame_nodes`` nodes on its cropped board and is not
+    expanded when that search finishes. ``tie_seed`` > 0 breaks ties between equal ranks at random
+    (seeded), so restarts explore different beams. Returns (fewest cells left at a game end, path
+    length or -1, nodes, finished).
+    """
+    n = width * height
+    max_depth = n // 2 + 2
+    max_moves = n // 2 + 1
+    cur = np.empty((beam_width, n), np.int8)
+    nxt = np.empty((beam_width, n), np.int8)
+    parents = np.empty((max_depth, beam_width), np.int32)
+    moves = np.empty((max_depth, beam_width), np.int32)
+    cap = beam_width * max_moves
+    cand_key = np.empty(cap, np.int64)
+    cand_parent = np.empty(cap, np.int32)
+    cand_move = np.empty(cap, np.int32)
+    cand_hash = np.empty(cap, np.int64)
+    seen = np.zeros(1 << max(4, int(np.ceil(np.log2(beam_width * 4)))), np.int64)
+    child = np.empty(n, np.int8)
+    label = np.empty(n, np.int32)
+    sizes = np.empty(n, np.int32)
+    reps = np.empty(n, np.int32)
+    stack = np.empty(n, np.int32)
+    low = np.empty(max(n, width), np.int32)
+    suffix_single = np.empty(n, np.int32)
+    suffix_link = np.empty(n, np.int32)
+    suffix_side = np.empty(n, np.int32)
+    suffix_key = np.empty(n, np.int64)
+    counts = np.zeros(MAX_COLOURS_CODE, np.int64)
+    crop = np.empty(n, np.int8)
+    end_path = np.empty(n, np.int32)
+    table = np.zeros(1 << 15 if endgame_cells > 0 else 1, np.int64)
+    table_slots = np.zeros(1, np.int64)
+    if tie_seed > 0:
+        np.random.seed(tie_seed)
+
+    copy_into(cur[0], start, n)
+    size = 1
+    best = np.int64(1) << 40
+    best_len = -1
+    nodes = 0
+    depth = 0
+    while size > 0:
+        nc = 0
+        for b in range(size):
+            s = cur[b]
+            left, dead = colour_summary(s, counts)
+            if endgame_cells > 0 and dead < best and left <= endgame_cells:
+                cw, ch = _crop(s, width, height, crop)
+                if cw * ch <= ENDGAME_MAX_AREA:  # 1,600 cleared no more tuning boards
+                    table[:] = 0
+                    value, length, used, done = exact_search_growing(
+                        crop[:cw * ch], cw, ch, zob, table, np.int64(0), best, deadline_ns, endgame_nodes,
+                        end_path, table_slots)
+                    nodes += used
+                    if length >= 0:
+                        best = value
+                        best_len = depth + length
+                        _trace(best_path, moves, parents, depth, b)
+                        for k in range(length):
+                            col = end_path[k] // ch
+                            best_path[depth + k] = col * height + (end_path[k] - col * ch)
+                        if best == 0:
+                            return best, best_len, nodes, 1
+                    if done == 1:
+                        continue  # searched to the end: nothing below it can beat ``best``
+            singles, links, squares, key = scan_box(s, width, height, 0, width - 1, 0, zob)
+            links -= squares  # cells - (links - squares) counts the groups
+            column_suffixes(s, width, height, zob, suffix_single, suffix_link, suffix_side, suffix_key)
+            copy_into(child, s, n)
+            ng = find_groups(s, width, height, label, sizes, reps, stack)
+            moved = False
+            for g in range(ng):
+                if sizes[g] < 2:
+                    continue
+                moved = True
+                colour = s[reps[g]]
+                removed, d_single, d_link, d_key = child_change(s, child, width, height, reps[g], zob, low,
+                                                                suffix_single, suffix_link, suffix_side,
+                                                                suffix_key)
+                child_dead = dead + (1 if counts[colour] - removed == 1 else 0)
+                rank = clear_rank(child_dead, singles + d_single, links + d_link, left - removed,
+                                  single_weight, piece_weight)
+                rank <<= TIE_BITS
+                if tie_seed > 0:
+                    rank += np.random.randint(TIE_NOISE)
+                cand_key[nc] = rank
+                cand_parent[nc] = b
+                cand_move[nc] = reps[g]
+                hashed = key ^ d_key
+                cand_hash[nc] = hashed if hashed != 0 else 1
+                nc += 1
+                nodes += 1
+                if budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY):
+                    return best, best_len, nodes, 0
+            if not moved and left < best:
+                best = left
+                best_len = depth
+                _trace(best_path, moves, parents, depth, b)
+                if best == 0:
+                    return best, best_len, nodes, 1
+        if nc == 0:
+            break
+        ranked = np.argsort(cand_key[:nc], kind="mergesort")
+        seen[:] = 0
+        size = 0
+        depth += 1
+        for r in range(nc):
+            i = ranked[r]
+            if tt_seen(seen, cand_hash[i]):
+                continue
+            copy_into(nxt[size], cur[cand_parent[i]], n)
+            remove_at(nxt[size], width, height, cand_move[i], stack)
+            parents[depth, size] = cand_parent[i]
+            moves[depth, size] = cand_move[i]
+            size += 1
+            if size == beam_width:
+                break
+        cur, nxt = nxt, cur
     return best, best_len, nodes, 1
