@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
@@ -29,6 +28,13 @@ def genome(codes: dict[int, int]) -> np.ndarray:
     for colour, code in codes.items():
         bits |= code << (6 * colour)
     return np.array([bits & (2**64 - 1), bits >> 64], dtype=np.uint64)
+
+
+def trusting(g: np.ndarray) -> np.ndarray:
+    """``g`` with bit 98 set: it trusts teleporter landings on the view's border."""
+    g = g.copy()
+    g[1] |= np.uint64(1 << 34)
+    return g
 
 
 def view(rows: list[str]) -> np.ndarray:
@@ -104,8 +110,10 @@ def test_walks_back_when_the_only_way_forward_is_behind():
 
 def test_takes_a_teleporter_whose_landing_is_ahead_and_safe():
     # Colour 3 at (1, -1) jumps (1, +1): it lands at (2, 0), the far column in one step.
+    # That landing is on the view's border: only a genome with bit 98 trusts it.
     v = view(["00000", "00030", "00000", "00000", "00000"])
-    assert best(v, genome({3: teleport(1, 1)})) == {(1, -1)}
+    assert best(v, trusting(genome({3: teleport(1, 1)}))) == {(1, -1)}
+    assert (1, -1) not in best(v, genome({3: teleport(1, 1)}))
 
 
 def test_refuses_a_teleporter_landing_on_a_lethal_cell():
@@ -190,11 +198,14 @@ def test_best_and_safe_moves_never_enter_believed_lethal_cells(v, g):
             assert (dy + 2, dx + 2) not in lethal
 
 
-@pytest.mark.parametrize("seed", [1, 4, 9])
-def test_champion_scores_more_than_colour_score_in_a_short_game(seed):
+def test_champion_scores_more_than_colour_score_in_short_games():
+    # One game is a lottery (a population takes off or not), so compare geometric means over
+    # eight tracks (seeds 1-8, about 6 s).
     from gridsolver.ratrace.controller import play_game
     from gridsolver.ratrace.players import load_player
+    from gridsolver.ratrace.tournament import geometric_mean
 
-    champion = play_game(load_player("champion"), seed, turns=2000)
-    baseline = play_game(load_player("colour-score"), seed, turns=2000)
-    assert champion.points > baseline.points, (champion.points, baseline.points)
+    seeds = range(1, 9)
+    champion = [play_game(load_player("champion"), seed, turns=2000).points for seed in seeds]
+    baseline = [play_game(load_player("colour-score"), seed, turns=2000).points for seed in seeds]
+    assert geometric_mean(champion) > 2 * geometric_mean(baseline), (champion, baseline)

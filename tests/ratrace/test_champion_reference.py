@@ -5,15 +5,16 @@ from __future__ import annotations
 import numpy as np
 
 from gridsolver.ratrace.players import champion as ch
-from tests.ratrace.test_champion import AVOID, genome, moves, teleport, view
+from tests.ratrace.test_champion import AVOID, genome, moves, teleport, trusting, view
 
 
 def test_standing_still_on_a_teleporter_it_landed_on_jumps_again():
     # Colour 3 at (-1, 0) jumps (1, -2): the rat lands on the colour-4 teleporter at (0, -2),
     # and standing still there jumps (2, 0) to the far column (the rules teleport a rat that
-    # stays on a teleporter cell). Everything else is "never step".
+    # stays on a teleporter cell). Everything else is "never step". Both landings are on the
+    # view's border, so the genome trusts the border (bit 98).
     v = view(["11410", "11111", "13011", "11111", "11111"])
-    g = genome({1: AVOID, 3: teleport(1, -2), 4: teleport(2, 0)})
+    g = trusting(genome({1: AVOID, 3: teleport(1, -2), 4: teleport(2, 0)}))
     assert moves(ch.plan(v, g)[0]) == {(-1, 0)}
     assert moves(ch.plan_reference(v, g)[0]) == {(-1, 0)}
 
