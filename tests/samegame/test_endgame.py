@@ -145,7 +145,9 @@ def test_tabu_plan_ties_in_rating_keep_the_more_frequent_colour():
 
 def test_solve_samegame_runs_the_planned_colours_and_verifies():
     b = random_board(8, 8, 3, seed=5)
-    result = samegame.solve(b, time=3, workers=2, seed=1)
+    # a node budget, not --time: starting the workers counts against --time, so on a loaded machine a
+    # short time budget can leave the continuing runs no time at all (then nothing goes on)
+    result = samegame.solve(b, nodes=20_000, workers=2, seed=1)
     ratings = result.details["tabu_ratings"]
     assert sorted(ratings) == sorted(rules.ALPHABET[c] for c in tabu_candidates(b))
     best_two = sorted(ratings, key=lambda c: -ratings[c])[:2]

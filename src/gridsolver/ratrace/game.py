@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from gridsolver.core.boards import BoardText
@@ -256,7 +257,7 @@ class RatRaceGame(Game[Track, Move]):
             as_player(options["player"])] if options.get("player") is not None else []
         for player in players:
             if player.builtin and player.kind == "numba":
-                once(("ratrace", player.name), lambda player=player: warm_loop(player))
+                once(("ratrace", player.name), partial(warm_loop, player))
 
     def search(self, board: Track, budget: Budget, *, seed: int, workers: int, cluster: str | None,
                progress: Progress | None, label: str, options: Mapping[str, Any],
