@@ -121,7 +121,13 @@ def _build(width: int, height: int, colours: int, rng: random.Random) -> Clearab
         failures = 0
         columns, move = placed
         moves.append(move)
-    grid = np.full((height, width), EMPTY, dtype=np.int8)
+    return _finished(columns, height, moves)
+
+
+def _finished(columns: list[list[int]], height: int, moves: list[Move]) -> Clearable:
+    """The board built from the bottom up (``columns``) and its certificate: the insertions undone,
+    last first."""
+    grid = np.full((height, len(columns)), EMPTY, dtype=np.int8)
     for c, column in enumerate(columns):
         for h, colour in enumerate(column):
             grid[height - 1 - h, c] = colour
@@ -246,11 +252,7 @@ def _build_groups(width: int, height: int, colours: int, rng: random.Random,
         if position is not None:
             caps[position:position] = new_caps
         moves.append(move)
-    grid = np.full((height, width), EMPTY, dtype=np.int8)
-    for c, column in enumerate(columns):
-        for h, colour in enumerate(column):
-            grid[height - 1 - h, c] = colour
-    return Clearable(Board(grid), moves[::-1])
+    return _finished(columns, height, moves)
 
 
 def _propose_group(columns: list[list[int]], caps: list[int], width: int, height: int, style: str,
