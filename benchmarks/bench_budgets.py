@@ -19,6 +19,7 @@ hardest. ``python benchmarks/bench_budgets.py ARGS...`` measures one command
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -188,10 +189,18 @@ def run(quick: bool) -> list[Table]:
     return [auto, small]
 
 
-if __name__ == "__main__":
-    measured = measure(sys.argv[1:])
+def _print_measured(args: list[str]) -> None:
+    measured = measure(args)
     print(f"wall {measured.wall_s:.2f} s, peak tree memory {measured.peak_mb:.0f} MB, "
           f"exit {measured.exit_code}")
     for stream in (measured.stdout, measured.stderr):
         for line in stream.strip().splitlines():
             print(line[:300])
+
+
+if __name__ == "__main__":
+    try:
+        _print_measured(sys.argv[1:])
+        sys.stdout.flush()
+    except BrokenPipeError:  # piped into `head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
