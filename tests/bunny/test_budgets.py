@@ -41,8 +41,10 @@ def test_growing_table_builds_the_same_library(monkeypatch):
     grown = _built(board, 4)
     assert grown.size == whole.size > 10_000
     n = grown.size
-    for name in ("lib_f", "lib_v", "kinds", "arg0", "arg1", "tokens", "hashes"):
+    for name in ("lib_f", "lib_r", "kinds", "arg0", "arg1", "tokens", "hashes"):
         assert np.array_equal(getattr(grown, name)[:n], getattr(whole, name)[:n]), name
+    m = int(whole.rows[0])
+    assert grown.rows[0] == m and np.array_equal(grown.pool[:m], whole.pool[:m])
     assert np.array_equal(grown.level_end, whole.level_end)
     assert 2 * n < len(grown.table) <= 4 * n + 4  # at most half full, at least a quarter
     assert len(grown.table) < grown.max_table_slots

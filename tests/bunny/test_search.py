@@ -131,7 +131,7 @@ def _first_covering_level(board, levels):
     for k in range(1, levels + 1):
         if k > lib.top:
             assert lib.build_next(limits, 10_000, stats) == K.DONE
-        hits = K.covering(lib.level_start[k], lib.level_end[k], lib.lib_v, board.start * 4, target)
+        hits = K.covering(lib.level_start[k], lib.level_end[k], lib.lib_r, lib.pool, board.start * 4, target)
         if len(hits):
             program = lib.program(hits[0])
             assert simulate(board, program).solved
@@ -172,3 +172,28 @@ def test_the_challenge_scores_64_with_every_board_proved_optimal():
         scores.append(result.score)
     assert scores[:6] == [2, 4, 4, 5, 5, 4]
     assert sum(scores) == 64
+
+
+@pytest.mark.parametrize("number, tokens", [(4, 5), (9, 6), (7, 7)])
+def test_library_stops_three_tokens_short_of_the_optimum(number, tokens):
+    """Programs of top + 3 tokens are searched from the start (with the loops of top + 1 stored), so
+    a k-token optimum needs complete levels up to k - 3 only."""
+    result = bunny.solve(_challenge(number), time=60)
+    assert result.status == "optimal" and result.score == tokens
+    assert result.details["library_tokens"] == tokens - 3
+
+
+def test_stored_and_run_loop_layer_find_the_same_optimum(monkeypatch):
+    """The top + 3 search with the loop layer stored (deduplicated) and with its loops run from the
+    states where they start (the default from top = 2) prove the same optima."""
+    from gridsolver.bunny import search
+
+    rng = random.Random(8)
+    boards = [random_connected_board(rng, rng.randint(3, 5), rng.randint(3, 5), fill=0.8) for _ in range(14)]
+    boards = [b for b in boards if b.targets()]
+    run = [bunny.solve(b, time=60) for b in boards]
+    monkeypatch.setattr(search, "VIRTUAL_LAYER_FROM", 99)
+    stored = [bunny.solve(b, time=60) for b in boards]
+    assert [(r.status, r.score) for r in run] == [(r.status, r.score) for r in stored]
+    assert all(r.status == "optimal" for r in run)
+    assert max(r.score for r in run) >= 6  # the run layer (top >= 2) was used

@@ -178,6 +178,7 @@ def _warm_search() -> None:
     # the library's table doubles only past 8,192 fragments, far more than a tiny board makes:
     # its rehash is called once here, on no entries, as search.Library.grow_table calls it
     kernels.rehash_library(np.zeros(1, np.uint64), 0, np.full(2, -1, np.int32))
+    kernels.rehash_rows(np.zeros(1, np.uint64), 0, np.full(2, -1, np.int64))  # the row pool's table, likewise
 
 
 def picture(board: Board, result: Result) -> str:

@@ -77,3 +77,23 @@ def to_arrays(board: Board, beh: Behaviour):
         for q in squares:
             out_v[s, q >> 6] |= np.uint64(1 << (q & 63))
     return np.array(f, np.int32), out_v
+
+
+def count_bound(f: tuple[int, ...]) -> int:
+    """Counts up to this give every behaviour of ``LOOP(n){b}`` (b with end states f): the longest
+    tail to a cycle, plus the longest cycle, plus the lcm of the cycle lengths, minus one."""
+    import math
+
+    cycles: set[tuple[int, ...]] = set()
+    tail = 0
+    for start in range(len(f)):
+        path = [start]
+        seen = {start: 0}
+        while f[path[-1]] not in seen:
+            seen[f[path[-1]]] = len(path)
+            path.append(f[path[-1]])
+        entry = seen[f[path[-1]]]  # the cycle starts at this step of the path
+        cycles.add(tuple(sorted(path[entry:])))
+        tail = max(tail, entry)
+    lengths = [len(c) for c in cycles]
+    return tail + max(lengths) + math.lcm(*lengths) - 1

@@ -2,11 +2,15 @@
 
 Token counts k = 1, 2, ... are tried in order. The fragment library holds
 every distinct behaviour of up to ``top`` tokens (all loop counts, see
-:mod:`gridsolver.bunny.kernels`); programs of ``top + 1`` and ``top + 2``
-tokens are then enumerated from the single start state without storing
-them. A level is only built when it is needed, so the library stays at the
-optimum minus two tokens. When every program of k - 1 tokens has been
-ruled out and one of k tokens works, it is optimal for any loop counts.
+:mod:`gridsolver.bunny.kernels`). Programs of ``top + 1`` to ``top + 3``
+tokens are then enumerated from the single start state without storing them;
+the ``top + 3`` search also needs the *loop layer*, the loops of ``top + 1``
+tokens, which is stored while top = 1 and run from the states where its loops
+start after that (:data:`VIRTUAL_LAYER_FROM`). A level is only built when it
+is needed, so the library stays at the optimum minus three tokens
+(docs/bunny.md gives the cases and why they are complete). When every
+program of k - 1 tokens has been ruled out and one of k tokens works, it is
+optimal for any loop counts.
 
 Unbounded ``LOOP{}`` never needs to be searched: it only runs at the end of
 an execution, and the finite loop with a large enough count behaves the same
@@ -34,37 +38,58 @@ GAME = "bunny"
 DEFAULT_LIMIT = 1
 FIRST_TABLE_SLOTS = 1 << 14  # the library's hash table starts here and doubles as entries come
 WRAP_UP_SHARE = 0.25  # at most this share of --time is kept for improving and verifying the answer
+#: From this many complete levels on, the loop layer is not stored: search_next3 runs its loops.
+VIRTUAL_LAYER_FROM = 2
 
 
 @dataclass
 class Library:
-    """The fragment library of one board, as numpy arrays for the kernels."""
+    """The fragment library of one board, as numpy arrays for the kernels.
+
+    ``capacity`` entries at most, and entries plus pooled rows within ``memory_bytes`` (by
+    default what ``capacity`` entries of one new row a state would take).
+    """
 
     board: Board
     capacity: int
+    memory_bytes: int | None = None
     lib_f: np.ndarray = field(init=False)
-    lib_v: np.ndarray = field(init=False)
+    lib_r: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
         n_states = 4 * self.board.size
         words = (self.board.size + 63) // 64
         cap = self.capacity
-        # np.zeros maps pages lazily: memory is only used by the entries made.
-        self.lib_f = np.zeros((cap, n_states), np.int32)
-        self.lib_v = np.zeros((cap, n_states, words), np.uint64)
+        entry_bytes, row_bytes = self.bytes_per_entry(self.board), self.bytes_per_row(self.board)
+        if self.memory_bytes is None:
+            self.memory_bytes = cap * (entry_bytes + n_states * row_bytes)
+        # room for the empty fragment and the primitives whatever the budget (as for the capacity)
+        self.memory_bytes = max(self.memory_bytes, 8 * (entry_bytes + n_states * row_bytes))
+        row_cap = max(n_states + 1, min(1 << 30, self.memory_bytes // row_bytes))
+        # np.zeros maps pages lazily: memory is only used by the entries and rows made.
+        assert n_states <= np.iinfo(np.int16).max, "end states are int16 (boards of up to 8,191 squares)"
+        self.lib_f = np.zeros((cap, n_states), np.int16)
+        self.lib_r = np.zeros((cap, n_states), np.int32)
+        self.pool = np.zeros((row_cap, words), np.uint64)
+        self.pool_hash = np.zeros(row_cap, np.uint64)
+        self.rows = np.zeros(1, np.int64)
+        self.mem = np.array([self.memory_bytes, entry_bytes, row_bytes], np.int64)
         self.kinds = np.zeros(cap, np.int8)
         self.arg0 = np.zeros(cap, np.int64)
         self.arg1 = np.zeros(cap, np.int64)
         self.tokens = np.zeros(cap, np.int8)
         self.hashes = np.zeros(cap, np.uint64)
-        # The table is filled (-1: empty) and probed at random, so every page of it is touched:
-        # it starts small and doubles with the entries (grow_table), never sized to the budget.
+        # The tables are filled (-1: empty) and probed at random, so every page of them is touched:
+        # they start small and double with the entries (grow_table), never sized to the budget.
         self.max_table_slots = 1 << (2 * cap - 1).bit_length()
         self.table = np.full(min(FIRST_TABLE_SLOTS, self.max_table_slots), -1, np.int32)
+        self.max_row_slots = 1 << (2 * row_cap - 1).bit_length()
+        self.row_table = np.full(min(FIRST_TABLE_SLOTS, self.max_row_slots), -1, np.int64)
         self.counter = np.zeros(1, np.int64)
         self.level_start = np.zeros(64, np.int64)
         self.level_end = np.zeros(64, np.int64)
         self.top = 0
+        self.loop_layer = 0  # the level whose loops are stored (top, or top + 1 before its sequences)
         self.count_capped = False
         self.largest_count = 1
         from gridsolver.bunny import kernels as K
@@ -76,47 +101,85 @@ class Library:
         for code, token in enumerate("FLR"):
             self._add(reference.primitive(self.board, token), K.KIND_PRIMITIVE, code, 0, 1)
         self.level_end[1] = self.counter[0]
-        self.top = 1
+        self.top = self.loop_layer = 1
 
     @staticmethod
     def bytes_per_entry(board: Board) -> int:
+        """An entry without its rows: end states (int16) and row ids, its record and table slots."""
         n_states = 4 * board.size
-        words = (board.size + 63) // 64
-        return n_states * (4 + 8 * words) + 8 + 8 + 8 + 2 + 2 * 4 * 2
+        return n_states * (2 + 4) + 8 + 8 + 8 + 2 + 2 * 4 * 2
+
+    @staticmethod
+    def bytes_per_row(board: Board) -> int:
+        """A pooled visited row: its words, its hash and up to four table slots."""
+        return 8 * ((board.size + 63) // 64) + 8 + 4 * 8
+
+    def visited(self, entry: int) -> np.ndarray:
+        """The visited sets of an entry, one bitset row a state (a copy)."""
+        rows: np.ndarray = self.pool[self.lib_r[entry]]
+        return rows
+
+    def _store(self) -> tuple[np.ndarray, ...]:
+        """The arrays every insert takes, after the entry's own (see kernels.insert)."""
+        return (self.lib_f, self.lib_r, self.kinds, self.arg0, self.arg1, self.tokens, self.hashes,
+                self.table, self.counter, self.pool, self.pool_hash, self.row_table, self.rows, self.mem)
 
     def _add(self, behaviour, kind: int, arg0: int, arg1: int, tokens: int) -> None:
         f, v = reference.to_arrays(self.board, behaviour)
-        self._k.insert(f, v, kind, arg0, arg1, tokens, self.lib_f, self.lib_v, self.kinds, self.arg0,
-                       self.arg1, self.tokens, self.hashes, self.table, self.counter)
+        r = np.full(len(f), -1, np.int32)
+        while self._k.insert(f, v, r, kind, arg0, arg1, tokens, *self._store()) == -2:
+            if not self.grow_table():
+                raise MemoryError("the memory budget cannot hold the primitive fragments")
 
     def grow_table(self) -> bool:
-        """Double the hash table if it is what is full (not the entry arrays); False when it cannot."""
+        """Double a hash table that is half full; False when none is (the budget is what is full)."""
+        grew = False
         n = int(self.counter[0])
-        if n >= self.capacity or 2 * (n + 1) <= len(self.table) or len(self.table) >= self.max_table_slots:
-            return False
-        table = np.full(2 * len(self.table), -1, np.int32)
-        self._k.rehash_library(self.hashes, n, table)
-        self.table = table
-        return True
+        if n < self.capacity and 2 * (n + 1) > len(self.table) and len(self.table) < self.max_table_slots:
+            self.table = self._doubled(self.table, self.hashes, n)
+            grew = True
+        m = int(self.rows[0])
+        if 2 * (m + 1) > len(self.row_table) and len(self.row_table) < self.max_row_slots:
+            rows = np.full(2 * len(self.row_table), -1, np.int64)
+            self._k.rehash_rows(self.pool_hash, m, rows)
+            self.row_table = rows
+            grew = True
+        return grew
+
+    def _doubled(self, table: np.ndarray, hashes: np.ndarray, count: int) -> np.ndarray:
+        bigger = np.full(2 * len(table), -1, np.int32)
+        self._k.rehash_library(hashes, count, bigger)
+        return bigger
 
     @property
     def size(self) -> int:
         return int(self.counter[0])
 
     def build_next(self, limits: np.ndarray, count_cap: int, stats: np.ndarray) -> int:
-        """Build level ``top + 1``; returns the kernel status (DONE, OUT_OF_TIME, LIBRARY_FULL)."""
+        """Complete level ``top + 1``; returns the kernel status (DONE, OUT_OF_TIME, LIBRARY_FULL).
+
+        When its loops are stored already (:meth:`build_loop_layer`), only its sequences are added.
+        """
+        return self._build(self.top + 1, limits, count_cap, stats, sequences=True)
+
+    def build_loop_layer(self, limits: np.ndarray, count_cap: int, stats: np.ndarray) -> int:
+        """Store the loops of level ``top + 1`` only (the layer the ``top + 3`` search uses)."""
+        return self._build(self.top + 1, limits, count_cap, stats, sequences=False)
+
+    def _build(self, j: int, limits: np.ndarray, count_cap: int, stats: np.ndarray, sequences: bool) -> int:
         K = self._k
-        j = self.top + 1
-        self.level_start[j] = self.counter[0]
+        loops_done = self.loop_layer == j
+        if not loops_done:
+            self.level_start[j] = self.counter[0]
         cursor = np.zeros(3, np.int64)  # where a builder stopped for a bigger table (see kernels)
-        loops_done = False
         while True:
-            args = (self.level_start, self.level_end, self.lib_f, self.lib_v, self.kinds, self.arg0,
-                    self.arg1, self.tokens, self.hashes, self.table, self.counter)
+            args = (self.level_start, self.level_end, *self._store())
             status = K.DONE if loops_done else K.build_loops(j, *args, count_cap, limits, stats, cursor)
             if status == K.DONE:
                 loops_done = True
-                status = K.build_sequences(j, *args, limits, stats, cursor)
+                self.level_end[j] = self.counter[0]
+                if sequences:
+                    status = K.build_sequences(j, *args, limits, stats, cursor)
             if status != K.LIBRARY_FULL or not self.grow_table():
                 break
         self.level_end[j] = self.counter[0]
@@ -124,7 +187,9 @@ class Library:
         if stats[2]:
             self.count_capped = True
         if status == K.DONE:
-            self.top = j
+            if sequences:
+                self.top = j
+            self.loop_layer = j
         return int(status)
 
     # -- programs back from entries ----------------------------------------
@@ -144,13 +209,17 @@ class Library:
         K = self._k
         out: Program = ()
         for p in range(K.MAX_PIECES):
-            kind, x, y, n = (int(v) for v in row[p * K.PIECE_FIELDS:(p + 1) * K.PIECE_FIELDS])
+            kind, x, y, z, n = (int(v) for v in row[p * K.PIECE_FIELDS:p * K.PIECE_FIELDS + 5])
             if kind == K.PIECE_ENTRY:
                 out += self.program(x)
             elif kind == K.PIECE_LOOP:
-                out += (Loop(n, self.program(x)),)
-            elif kind == K.PIECE_LOOP_PAIR:
-                out += (Loop(n, self.program(x) + self.program(y)),)
+                body = sum((self.program(e) for e in (x, y, z) if e >= 0), ())
+                out += (Loop(n, body),)
+            elif kind == K.PIECE_LOOP_INNER:
+                inner = (Loop(int(row[p * K.PIECE_FIELDS + 5]), self.program(y)),)
+                before = self.program(x) if x >= 0 else ()
+                after = self.program(z) if z >= 0 else ()
+                out += (Loop(n, before + inner + after),)
         return out
 
 
@@ -166,7 +235,7 @@ def greedy_program(lib: Library, board: Board, step_limit: int = 100_000,
     from gridsolver.bunny.walk import path_to_nearest
 
     count = min(lib.size, 20_000)  # the shortest fragments come first; this bounds the time it takes
-    words = lib.lib_v.shape[2]
+    words = lib.pool.shape[1]
     squares = np.array(sorted(board.targets()), np.int64)
     target = np.zeros(words, np.uint64)
     np.bitwise_or.at(target, squares >> 6, np.left_shift(np.uint64(1), (squares & 63).astype(np.uint64)))
@@ -182,12 +251,12 @@ def greedy_program(lib: Library, board: Board, step_limit: int = 100_000,
         missing = target & ~vis
         if not missing.any():
             return program
-        gained = lib.lib_v[:count, state, :] & missing
+        gained = lib.pool[lib.lib_r[:count, state]] & missing
         gain = np.unpackbits(gained.view(np.uint8), axis=1).sum(axis=1)
         best = int(np.argmax(gain / tokens))
         if gain[best] > 0:
             program += lib.program(best)
-            vis |= lib.lib_v[best, state]
+            vis |= lib.pool[lib.lib_r[best, state]]
             state = int(lib.lib_f[best, state])
             continue
         marked = (vis[squares >> 6] >> (squares & 63).astype(np.uint64)) & np.uint64(1)
@@ -195,7 +264,7 @@ def greedy_program(lib: Library, board: Board, step_limit: int = 100_000,
         path = path_to_nearest(board, state // 4, state % 4, wanted)
         for token in path:
             entry = 1 + "FLR".index(token)  # the primitives follow the empty fragment
-            vis |= lib.lib_v[entry, state]
+            vis |= lib.pool[lib.lib_r[entry, state]]
             state = int(lib.lib_f[entry, state])
         program += tuple(path)
     return program
@@ -288,23 +357,31 @@ class _Start:
         self.stamp_counter = np.zeros(1, np.int64)
 
 
-def _programs_of(k: int, lib: Library, start: _Start, limits: np.ndarray, stats: np.ndarray) -> int:
+def _programs_of(k: int, lib: Library, start: _Start, limits: np.ndarray, stats: np.ndarray,
+                 count_cap: int) -> int:
     """Fill ``start.found`` with programs of exactly k tokens that solve the board; kernel status."""
     from gridsolver.bunny import kernels as K
 
     start.n_found[0] = 0
     if k <= lib.top:  # stored fragments, checked from the start state
-        for e in K.covering(lib.level_start[k], lib.level_end[k], lib.lib_v, start.state, start.target):
+        for e in K.covering(lib.level_start[k], lib.level_end[k], lib.lib_r, lib.pool, start.state,
+                            start.target):
             if start.n_found[0] < start.found.shape[0]:
                 start.found[start.n_found[0]] = 0
                 start.found[start.n_found[0], :2] = (K.PIECE_ENTRY, e)
                 start.n_found[0] += 1
         return K.DONE
-    common = (lib.top, lib.level_start, lib.level_end, lib.kinds, lib.lib_f, lib.lib_v, start.target)
+    common = (lib.top, lib.level_start, lib.level_end, lib.kinds, lib.lib_f, lib.lib_r, lib.pool,
+              start.target)
     buffers = (start.found, start.n_found, start.stamp, start.stamp_counter, limits, stats)
     if k == lib.top + 1:
         return int(K.search_next(start.state, start.visited, *common, np.zeros(0, np.int64), *buffers))
-    return int(K.search_next2(start.state, start.visited, *common, *buffers))
+    if k == lib.top + 2:
+        return int(K.search_next2(start.state, start.visited, *common, np.zeros(0, np.int64), *buffers))
+    assert k == lib.top + 3
+    virtual = int(lib.loop_layer == lib.top)  # the loop layer is stored for top = 1 only (see search)
+    return int(K.search_next3(start.state, start.visited, *common, start.found, start.n_found, start.stamp,
+                              start.stamp_counter, virtual, count_cap, limits, stats))
 
 
 def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: int | None = None,
@@ -317,7 +394,7 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
     assert fallback is not None, "the walk program must solve a connected board"
     reserve = wrap_up_reserve_ns(time.monotonic_ns() - started, budget)
     count_cap = count_cap or 64 * board.size + 64
-    lib = Library(board, library_capacity(board, budget))
+    lib = Library(board, library_capacity(board, budget), library_bytes(budget))
     limits = np.array([budget.deadline_ns() - reserve, budget.node_limit(), clock_interval(board), 0],
                       np.int64)
     stats = np.zeros(4, np.int64)
@@ -327,12 +404,17 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
     solutions: list[Solution] = []
     for k in range(1, fallback.tokens):
         status = K.DONE
-        while lib.top < k - 2 and status == K.DONE:  # programs of k tokens need levels up to k - 2
+        # programs of k tokens need levels up to k - 3 and the loops of level k - 2
+        while lib.top < k - 3 and status == K.DONE:
             limits[0] = budget.deadline_ns() - reserve  # read afresh: it moves to the start on Ctrl-C
             status = lib.build_next(limits, count_cap, stats)
+        layer_needed = k == lib.top + 3 and lib.loop_layer == lib.top and lib.top < VIRTUAL_LAYER_FROM
+        if status == K.DONE and layer_needed:
+            limits[0] = budget.deadline_ns() - reserve
+            status = lib.build_loop_layer(limits, count_cap, stats)
         if status == K.DONE:
             limits[0] = budget.deadline_ns() - reserve
-            status = _programs_of(k, lib, start, limits, stats)
+            status = _programs_of(k, lib, start, limits, stats, count_cap)
             _collect(board, lib, start, solutions)
         if status != K.DONE:
             stopped = _stopped_by(status, stats, budget)
@@ -356,11 +438,16 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
                    lib.count_capped, lib.largest_count)
 
 
+def library_bytes(budget: Budget) -> int:
+    """The library's share of the memory budget: 60% (the rest is Python, numba and the search)."""
+    return int((budget.memory_bytes() or 8 << 30) * 0.6)
+
+
 def library_capacity(board: Board, budget: Budget) -> int:
-    """The most fragments the library may hold: 60% of the memory (its arrays are mapped lazily,
-    so only the entries made take memory)."""
-    memory = budget.memory_bytes() or 8 << 30
-    return max(8, min(1 << 30, int(memory * 0.6) // Library.bytes_per_entry(board)))
+    """The most fragments the library may hold: its share of the memory in entries without rows
+    (its arrays are mapped lazily, so only the entries made take memory; the kernels keep
+    entries and rows together within :func:`library_bytes`)."""
+    return max(8, min(1 << 30, library_bytes(budget) // Library.bytes_per_entry(board)))
 
 
 def wrap_up_reserve_ns(verify_ns: int, budget: Budget) -> int:
