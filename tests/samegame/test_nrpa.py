@@ -126,6 +126,46 @@ def test_nrpa_points_match_the_replay_at_every_level():
         assert playouts == 3000  # restarted until the playout limit, which is exact
 
 
+def reference_level_one(b, tabu, seed, playouts):
+    """Level 1 of NRPA from the tested pieces: each policy playout followed by one adaptation towards
+    the best game so far (ties: the later game). Returns the best points, the first game that scored
+    them and the policy."""
+    n = b.width * b.height
+    s = scratch(n)
+    cells = to_cells(b.grid)
+    policy = np.zeros(MAX_COLOURS_CODE * n)
+    seq = np.empty(n, np.int32)
+    best, best_seq = None, None
+    seed_kernels(seed)  # the playouts draw from numba's generator, as the kernel's do after its seeding
+    for _ in range(playouts):
+        points, length = policy_playout(cells, b.width, b.height, policy, tabu, False, seq, s["state"],
+                                        s["label"], s["sizes"], s["reps"], s["stack"], s["moves"],
+                                        s["msizes"], s["weights"], np.empty(0, np.int64), 0,
+                                        np.empty(n, np.int64), np.empty(n, np.int64))
+        if best is None or points >= best:
+            if best is None or points > best:  # the game reported: the first to reach the best points
+                first_best = seq[:length].copy()
+            best, best_seq = int(points), seq[:length].copy()
+        adapt_policy(cells, b.width, b.height, policy, best_seq, len(best_seq), tabu, 1.0, s["state"],
+                     s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"],
+                     np.empty(0, np.int64), 0)
+    return best, first_best, policy
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 19))
+def test_level_one_plays_and_adapts_like_the_reference(seed, playouts):
+    # inside the first level-1 search of 20 playouts (a finished one restarts from a fresh policy)
+    b = random_board(6, 5, 3, seed=seed % 7)
+    cells, path = to_cells(b.grid), np.zeros(30, np.int32)
+    state = nrpa_state(30, 1)
+    points, length, used = nrpa_run(cells, 6, 5, 1, 20, False, seed, NO_LIMIT, playouts, path, 1, *state,
+                                    False)
+    best, best_seq, policy = reference_level_one(b, 1, seed, playouts)
+    assert used == playouts and points == best and list(path[:length]) == list(best_seq)
+    assert np.allclose(state[1][1], policy, atol=1e-9)  # the level-1 policy
+
+
 def test_a_resumed_run_goes_on_where_it_stopped():
     # level 3 of 10 x 10 x 10 playouts: 255 playouts stop in the sixth playout of the sixth level-1
     # search of the third level-2 search; 40 more end in the ninth level-1 search of that level-2 search
