@@ -28,7 +28,9 @@ from gridsolver.core.clock import budget_check
 
 CLEAR = 0  # objective: fewest cells left (Clickomania)
 SCORE = 1  # objective: most points (SameGame)
-ENDGAME_MAX_AREA = 400  # largest cropped board (cells) a beam position's endgame search runs on
+# largest cropped board (cells) a beam position's endgame search runs on (1,600 cleared no more
+# tuning boards)
+ENDGAME_MAX_AREA = 400
 
 
 @njit(cache=True)
@@ -47,6 +49,63 @@ def _crop(cells, width, height, out):
         for h in range(top):
             out[c * top + h] = cells[c * height + h]
     return used, top
+
+
+@njit(cache=True)
+def _trace(best_path, moves, parents, depth, b):
+    """Write the moves that led to beam slot ``b`` at ``depth`` into ``best_path[:depth]``."""
+    j = b
+    for level in range(depth, 0, -1):
+        best_path[level - 1] = moves[level, j]
+        j = parents[level, j]
+
+
+@njit(cache=True)
+def _endgame(s, width, height, zob, best, deadline_ns, endgame_nodes, crop, table, table_slots, end_path,
+             best_path, moves, parents, depth, b):
+    """The exact search on beam slot ``b``'s cropped board, if small enough, with ``best`` as the
+    bound; a game end it finds below ``best`` is written whole into ``best_path``.
+
+    Returns (value, moves after ``depth`` or -1, nodes used, 1 when the search finished)."""
+    cw, ch = _crop(s, width, height, crop)
+    if cw * ch > ENDGAME_MAX_AREA:
+        return best, -1, 0, 0
+    table[:] = 0
+    # exact_search_growing with a table that never grows (0 slots more), called directly: through
+    # the exact_search wrapper it compiled one kernel more
+    value, length, used, done = exact_search_growing(
+        crop[:cw * ch], cw, ch, zob, table, np.int64(0), best, deadline_ns, endgame_nodes, end_path,
+        table_slots)
+    if length >= 0:
+        _trace(best_path, moves, parents, depth, b)
+        for k in range(length):
+            col = end_path[k] // ch
+            best_path[depth + k] = col * height + (end_path[k] - col * ch)
+    return value, length, used, done
+
+
+@njit(cache=True)
+def _next_beam(cand_key, cand_hash, cand_parent, cand_move, nc, seen, cur, nxt, cur_points, nxt_points,
+               parents, moves, depth, width, height, stack):
+    """Fill ``nxt`` with the best-ranked distinct children (by hash), at most as many as it has
+    rows; their points, parents and moves go in at ``depth``. Returns how many were kept."""
+    n = width * height
+    ranked = np.argsort(cand_key[:nc], kind="mergesort")
+    seen[:] = 0
+    size = 0
+    for r in range(nc):
+        i = ranked[r]
+        if tt_seen(seen, cand_hash[i]):
+            continue
+        copy_into(nxt[size], cur[cand_parent[i]], n)
+        removed = remove_at(nxt[size], width, height, cand_move[i], stack)
+        nxt_points[size] = cur_points[cand_parent[i]] + (removed - 2) * (removed - 2)
+        parents[depth, size] = cand_parent[i]
+        moves[depth, size] = cand_move[i]
+        size += 1
+        if size == nxt.shape[0]:
+            break
+    return size
 
 
 @njit(cache=True)
@@ -134,29 +193,17 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
             if endgame_cells > 0:
                 left, dead = colour_summary(s, counts)
                 if dead < best and left <= endgame_cells:
-                    cw, ch = _crop(s, width, height, crop)
-                    if cw * ch <= ENDGAME_MAX_AREA:
-                        table[:] = 0
-                        # exact_search_growing with a table that never grows (0 slots more), called
-                        # directly: through the exact_search wrapper it compiled one kernel more
-                        value, length, used, done = exact_search_growing(
-                            crop[:cw * ch], cw, ch, zob, table, np.int64(0), best, deadline_ns, endgame_nodes,
-                            end_path, table_slots)
-                        nodes += used
-                        if length >= 0:
-                            best = value
-                            best_len = depth + length
-                            j = b
-                            for level in range(depth, 0, -1):
-                                best_path[level - 1] = moves[level, j]
-                                j = parents[level, j]
-                            for k in range(length):
-                                col = end_path[k] // ch
-                                best_path[depth + k] = col * height + (end_path[k] - col * ch)
-                            if best == 0:
-                                return best, best_len, nodes, 1
-                        if done == 1:
-                            continue  # searched to the end: nothing below it can beat ``best``
+                    value, length, used, done = _endgame(s, width, height, zob, best, deadline_ns,
+                                                         endgame_nodes, crop, table, table_slots, end_path,
+                                                         best_path, moves, parents, depth, b)
+                    nodes += used
+                    if length >= 0:
+                        best = value
+                        best_len = depth + length
+                        if best == 0:
+                            return best, best_len, nodes, 1
+                    if done == 1:
+                        continue  # searched to the end: nothing below it can beat ``best``
             ng = find_groups(s, width, height, label, sizes, reps, stack)
             moved = False
             for g in range(ng):
@@ -180,10 +227,7 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
                             # the playout's whole game is the best so far: keep it (anytime answer)
                             best = -(cur_points[b] + gain + rp)
                             best_len = depth + 1 + rl
-                            j = b
-                            for level in range(depth, 0, -1):
-                                best_path[level - 1] = moves[level, j]
-                                j = parents[level, j]
+                            _trace(best_path, moves, parents, depth, b)
                             best_path[depth] = reps[g]
                             for k in range(rl):
                                 best_path[depth + 1 + k] = rseq[k]
@@ -205,30 +249,14 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
                 if cost < best:
                     best = cost
                     best_len = depth
-                    j = b
-                    for level in range(depth, 0, -1):
-                        best_path[level - 1] = moves[level, j]
-                        j = parents[level, j]
+                    _trace(best_path, moves, parents, depth, b)
                     if objective == CLEAR and best == 0:
                         return best, best_len, nodes, 1
         if nc == 0:
             break
-        ranked = np.argsort(cand_key[:nc], kind="mergesort")
-        seen[:] = 0
-        size = 0
         depth += 1
-        for r in range(nc):
-            i = ranked[r]
-            if tt_seen(seen, cand_hash[i]):
-                continue
-            copy_into(nxt[size], cur[cand_parent[i]], n)
-            removed = remove_at(nxt[size], width, height, cand_move[i], stack)
-            nxt_points[size] = cur_points[cand_parent[i]] + (removed - 2) * (removed - 2)
-            parents[depth, size] = cand_parent[i]
-            moves[depth, size] = cand_move[i]
-            size += 1
-            if size == beam_width:
-                break
+        size = _next_beam(cand_key, cand_hash, cand_parent, cand_move, nc, seen, cur, nxt, cur_points,
+                          nxt_points, parents, moves, depth, width, height, stack)
         cur, nxt = nxt, cur
         cur_points, nxt_points = nxt_points, cur_points
     return best, best_len, nodes, 1
@@ -376,14 +404,6 @@ def clear_rank(dead, singles, links, left, single_weight, piece_weight):
 
 
 @njit(cache=True)
-def _trace(best_path, moves, parents, depth, b):
-    j = b
-    for level in range(depth, 0, -1):
-        best_path[level - 1] = moves[level, j]
-        j = parents[level, j]
-
-
-@njit(cache=True)
 def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, best_path, endgame_cells,
                endgame_nodes, single_weight, piece_weight, tie_seed):
     """Beam search for the fewest cells left, children ranked by :func:`clear_rank` from
@@ -423,6 +443,7 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
     end_path = np.empty(n, np.int32)
     table = np.zeros(1 << 15 if endgame_cells > 0 else 1, np.int64)
     table_slots = np.zeros(1, np.int64)
+    no_points = np.zeros(beam_width, np.int64)  # the clearing beam keeps no points (_next_beam's slots)
     if tie_seed > 0:
         np.random.seed(tie_seed)
 
@@ -438,24 +459,17 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
             s = cur[b]
             left, dead = colour_summary(s, counts)
             if endgame_cells > 0 and dead < best and left <= endgame_cells:
-                cw, ch = _crop(s, width, height, crop)
-                if cw * ch <= ENDGAME_MAX_AREA:  # 1,600 cleared no more tuning boards
-                    table[:] = 0
-                    value, length, used, done = exact_search_growing(
-                        crop[:cw * ch], cw, ch, zob, table, np.int64(0), best, deadline_ns, endgame_nodes,
-                        end_path, table_slots)
-                    nodes += used
-                    if length >= 0:
-                        best = value
-                        best_len = depth + length
-                        _trace(best_path, moves, parents, depth, b)
-                        for k in range(length):
-                            col = end_path[k] // ch
-                            best_path[depth + k] = col * height + (end_path[k] - col * ch)
-                        if best == 0:
-                            return best, best_len, nodes, 1
-                    if done == 1:
-                        continue  # searched to the end: nothing below it can beat ``best``
+                value, length, used, done = _endgame(s, width, height, zob, best, deadline_ns, endgame_nodes,
+                                                     crop, table, table_slots, end_path, best_path, moves,
+                                                     parents, depth, b)
+                nodes += used
+                if length >= 0:
+                    best = value
+                    best_len = depth + length
+                    if best == 0:
+                        return best, best_len, nodes, 1
+                if done == 1:
+                    continue  # searched to the end: nothing below it can beat ``best``
             singles, links, squares, key = scan_box(s, width, height, 0, width - 1, 0, zob)
             links -= squares  # cells - (links - squares) counts the groups
             column_suffixes(s, width, height, zob, suffix_single, suffix_link, suffix_side, suffix_key)
@@ -493,20 +507,8 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
                     return best, best_len, nodes, 1
         if nc == 0:
             break
-        ranked = np.argsort(cand_key[:nc], kind="mergesort")
-        seen[:] = 0
-        size = 0
         depth += 1
-        for r in range(nc):
-            i = ranked[r]
-            if tt_seen(seen, cand_hash[i]):
-                continue
-            copy_into(nxt[size], cur[cand_parent[i]], n)
-            remove_at(nxt[size], width, height, cand_move[i], stack)
-            parents[depth, size] = cand_parent[i]
-            moves[depth, size] = cand_move[i]
-            size += 1
-            if size == beam_width:
-                break
+        size = _next_beam(cand_key, cand_hash, cand_parent, cand_move, nc, seen, cur, nxt, no_points,
+                          no_points, parents, moves, depth, width, height, stack)
         cur, nxt = nxt, cur
     return best, best_len, nodes, 1
