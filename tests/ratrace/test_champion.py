@@ -67,7 +67,10 @@ def test_codes_decode_to_the_documented_kinds():
     assert ch.classify(AVOID) == (ch.KIND_AVOID, 0, 0)
     assert ch.classify(trap(1, -1)) == (ch.KIND_TRAP, 1, -1)
     assert ch.classify(trap(0, 0)) == (ch.KIND_AVOID, 0, 0)
+    assert ch.classify(2 | (9 << 2)) == (ch.KIND_AVOID, 0, 0)
+    assert ch.classify(2 | (11 << 2)) == (ch.KIND_AVOID, 0, 0)
     assert ch.classify(2 | (12 << 2)) == (ch.KIND_AVOID, 0, 0)
+    assert ch.classify(2 | (15 << 2)) == (ch.KIND_AVOID, 0, 0)
     assert ch.classify(teleport(2, -4)) == (ch.KIND_TELEPORT, 2, -4)
     assert ch.classify(teleport(1, 3)) == (ch.KIND_TELEPORT, 1, 3)
 

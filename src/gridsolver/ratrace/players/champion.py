@@ -54,6 +54,10 @@ KIND_TRAP = 2  # the cell at a neighbour offset is lethal
 KIND_TELEPORT = 3  # stepping here moves the rat by an offset
 
 SELF_TRAP = 4  # the trap param whose lethal cell is the trap itself
+# Kind-2 params from here on would mean "plain" (16: none). 12 halves the "never step" beliefs of
+# a random genome: fewer games at 1-2 points on 1,250 training games, but a geometric mean gain
+# of 1.20x whose interval includes 1 (docs/ratrace-champion.md, issue 18): not adopted.
+PLAIN_FROM = 16
 WANDER = 1.0 / 24  # how often a rat takes any believed-safe step instead of the best
 
 _CENTRE = 12
@@ -83,7 +87,7 @@ def classify(code: int) -> tuple[int, int, int]:
     """``(kind, dx, dy)`` of a colour's code: the trap's lethal offset or the teleport offset."""
     kind = code & 3
     param = code >> 2
-    if kind < 2:
+    if kind < 2 or (kind == 2 and param >= PLAIN_FROM):
         return KIND_PLAIN, 0, 0
     if kind == 2:
         if param == SELF_TRAP or param >= 9:
@@ -141,8 +145,23 @@ def _shift(cells: int, dx: int, dy: int) -> int:
     return (cells >> -by) & _FULL
 
 
+def decode_table() -> np.ndarray:
+    """:func:`classify` of every 6-bit code, as a (64, 3) table of ``(kind, dx, dy)`` rows."""
+    return np.array([classify.py_func(code) for code in range(64)], dtype=np.int64)
+
+
+# The beliefs the champion reads its genome as (a global array: numba freezes it into the kernel).
+DECODE = decode_table()
+
+
 @njit(cache=True)
 def plan(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
+    """:func:`plan_decoded` with the champion's own decoding (:data:`DECODE`)."""
+    return plan_decoded(view, genome, DECODE)
+
+
+@njit(cache=True)
+def plan_decoded(view: np.ndarray, genome: np.ndarray, decode: np.ndarray) -> tuple[int, int, int]:
     """Three 9-bit move masks (bit :func:`move_index`): ``(best, safe, bold)``.
 
     ``best``: first steps of the shortest believed-safe paths to the best place
@@ -151,6 +170,7 @@ def plan(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
     down), else 0. ``safe``: every
     first step believed safe, standing still included. ``bold``: steps that are
     not surely deadly, forward ones if any (for a rat that believes it is boxed in).
+    ``decode[code]`` is the ``(kind, dx, dy)`` belief a colour's 6-bit code stands for.
     """
     # Cells of each colour, then the beliefs: lethal, never-step and teleporter cells.
     # 0..15 cells per colour, 16..31 and 32..47 teleport dx and dy, 48..56 frontiers, 57.. teleporters
@@ -172,7 +192,10 @@ def plan(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
         cells = scratch[colour]
         if cells == 0:
             continue
-        kind, dx, dy = classify(colour_code(genome, colour))
+        code = colour_code(genome, colour)
+        kind = decode[code, 0]
+        dx = decode[code, 1]
+        dy = decode[code, 2]
         if kind == KIND_AVOID:
             avoid |= cells
         elif kind == KIND_TRAP:
@@ -329,7 +352,13 @@ def _furthest_right(mask: int) -> int:
 @njit(cache=True)
 def choose(view: np.ndarray, genome: np.ndarray, wander: bool) -> int:
     """The mask the champion draws its move from (``wander``: a turn spent exploring)."""
-    best, safe, bold = plan(view, genome)
+    return choose_decoded(view, genome, DECODE, wander)
+
+
+@njit(cache=True)
+def choose_decoded(view: np.ndarray, genome: np.ndarray, decode: np.ndarray, wander: bool) -> int:
+    """:func:`choose` with the decoding ``decode`` (see :func:`plan_decoded`)."""
+    best, safe, bold = plan_decoded(view, genome, decode)
     if best == 0:
         return bold if bold else safe
     if wander:
@@ -338,9 +367,8 @@ def choose(view: np.ndarray, genome: np.ndarray, wander: bool) -> int:
 
 
 @njit(cache=True)
-def champion(view: np.ndarray, genome: np.ndarray) -> tuple[int, int]:
-    """The champion's move for one rat, drawn uniformly from :func:`choose`'s mask."""
-    mask = choose(view, genome, np.random.random() < WANDER)
+def draw(mask: int) -> tuple[int, int]:
+    """A move drawn uniformly from the 9-bit ``mask`` (numba's generator)."""
     count = 0
     for i in range(9):
         count += (mask >> i) & 1
@@ -351,6 +379,12 @@ def champion(view: np.ndarray, genome: np.ndarray) -> tuple[int, int]:
                 return i % 3 - 1, i // 3 - 1
             pick -= 1
     return 0, 0
+
+
+@njit(cache=True)
+def champion(view: np.ndarray, genome: np.ndarray) -> tuple[int, int]:
+    """The champion's move for one rat, drawn uniformly from :func:`choose`'s mask."""
+    return draw(choose(view, genome, np.random.random() < WANDER))
 
 
 # ---------------------------------------------------------------------------
@@ -364,7 +398,7 @@ def classify_reference(genome_bits: int, colour: int) -> tuple[int, int, int]:
     """:func:`classify` of ``colour``'s chunk, with the genome as one Python int."""
     code = (genome_bits >> (BITS_PER_COLOUR * colour)) & 63
     kind, param = code & 3, code >> 2
-    if kind < 2:
+    if kind < 2 or (kind == 2 and param >= PLAIN_FROM):
         return KIND_PLAIN, 0, 0
     if kind == 2 and (param == SELF_TRAP or param >= 9):
         return KIND_AVOID, 0, 0
@@ -373,8 +407,9 @@ def classify_reference(genome_bits: int, colour: int) -> tuple[int, int, int]:
     return KIND_TELEPORT, 1 + (param & 1), (param >> 1) - 4
 
 
-def plan_reference(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]:
-    """Same result as :func:`plan`."""
+def plan_reference(view: np.ndarray, genome: np.ndarray,
+                   decode: np.ndarray | None = None) -> tuple[int, int, int]:
+    """Same result as :func:`plan` (``decode`` given: as :func:`plan_decoded` with that table)."""
     bits = int(genome[0]) | (int(genome[1]) << 64)
     cells = [(r, k) for r in range(5) for k in range(5)]
     centre = (2, 2)
@@ -386,7 +421,10 @@ def plan_reference(view: np.ndarray, genome: np.ndarray) -> tuple[int, int, int]
         if colour < 0:
             lethal.add((r, k))
             continue
-        kind, dx, dy = classify_reference(bits, colour)
+        if decode is None:
+            kind, dx, dy = classify_reference(bits, colour)
+        else:
+            kind, dx, dy = (int(x) for x in decode[(bits >> (BITS_PER_COLOUR * colour)) & 63])
         if kind == KIND_AVOID:
             avoid.add((r, k))
         elif kind == KIND_TRAP:

@@ -1,0 +1,274 @@
+"""Tune the rat race champion's parameters on training tracks (issue 18); not a run.py section.
+
+A variant is the champion's decision rule (``players/champion.py``) with other
+parameters: the wander rate and how the 6-bit colour codes decode into
+beliefs. Every variant plays the same (track, game seed) pairs: track seeds
+``--first`` .. ``--first + --tracks - 1`` (keep them below 10,000: seeds from
+1,000,000 on are held out), game seeds ``track + 7 + 1000 * g`` for
+``g < --games``, ``--turns`` turns each (3,000: a game's points at 3,000 turns
+predict its points at 10,000 well, see docs/ratrace-champion.md).
+
+For each variant it prints the take-off rate (games above 100 points), the
+share at 1-2 points and the geometric mean of points with a 95% bootstrap
+interval over tracks; for each variant after the first, the ratio of its
+geometric mean to the first's with a paired bootstrap interval over tracks
+(the same pairs, so track-to-track luck cancels). Games are appended to
+``--out`` (JSON lines) and a rerun skips the games already there, so a long
+run can be stopped and resumed.
+
+    python benchmarks/tune_ratrace_champion.py --variants before fewer-avoid --first 3000 --tracks 250
+    python benchmarks/tune_ratrace_champion.py --list
+
+Games are seeded per pair, so the points do not depend on ``--workers``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HELD_OUT = 1_000_000  # seeds from here on are the held-out benchmark's
+TAKE_OFF = 100  # points above which a population has crossed for good
+RESAMPLES = 2_000
+
+
+def before_table() -> np.ndarray:
+    """The decoding the variants change: the champion's before this tuning (2026-11-26, session 1).
+
+    Kinds 0-1: plain; kind 2: a trap at offset ``(p % 3 - 1, p // 3 - 1)``,
+    "never step" for ``p == 4`` or ``p >= 9``; kind 3: a teleporter by
+    ``(1 + (p & 1), (p >> 1) - 4)``. Fixed here, so that a named variant
+    keeps its meaning when the champion's own decoding changes.
+    """
+    from gridsolver.ratrace.players import champion as ch
+
+    table = np.zeros((64, 3), np.int64)
+    for code in range(64):
+        kind, param = code & 3, code >> 2
+        if kind == 2 and (param == 4 or param >= 9):
+            table[code] = (ch.KIND_AVOID, 0, 0)
+        elif kind == 2:
+            table[code] = (ch.KIND_TRAP, param % 3 - 1, param // 3 - 1)
+        elif kind == 3:
+            table[code] = (ch.KIND_TELEPORT, 1 + (param & 1), (param >> 1) - 4)
+    return table
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Parameters of the champion's rule.
+
+    Codes are read as in :func:`before_table` (kind = the low two bits, p =
+    the other four), then changed:
+
+    - ``avoid_from_plain``: how many of the 16 kind-1 codes ("plain") mean
+      "never step" instead, the ones with the largest p;
+    - ``plain_from_avoid``: how many of the 7 kind-2 codes with p 9..15
+      ("never step") mean "plain" instead, the ones with the largest p;
+    - ``short_teleports``: kind-3 codes describe jumps of dy -2..2 only
+      (``p < 10``: dx ``1 + p % 2``, dy ``p // 2 - 2``), the other six mean
+      "never step" (the champion's kind 3 covers dy -4..3);
+    - ``plain_far_teleports``: kind-3 codes of a jump with dy -4 or 3 (which
+      the search can hardly use: the landing is off the view or on its
+      border) mean "plain".
+    """
+
+    wander: float = 1 / 24
+    avoid_from_plain: int = 0
+    plain_from_avoid: int = 0
+    short_teleports: bool = False
+    plain_far_teleports: bool = False
+
+    def decode(self) -> np.ndarray:
+        from gridsolver.ratrace.players import champion as ch
+
+        table = before_table()
+        for code in range(64):
+            kind, param = code & 3, code >> 2
+            if kind == 1 and param >= 16 - self.avoid_from_plain:
+                table[code] = (ch.KIND_AVOID, 0, 0)
+            if kind == 2 and param >= max(9, 16 - self.plain_from_avoid):
+                table[code] = (ch.KIND_PLAIN, 0, 0)
+            if kind == 3 and self.plain_far_teleports and param >> 1 in (0, 7):
+                table[code] = (ch.KIND_PLAIN, 0, 0)
+            if kind == 3 and self.short_teleports:
+                jump = (ch.KIND_TELEPORT, 1 + param % 2, param // 2 - 2)
+                table[code] = jump if param < 10 else (ch.KIND_AVOID, 0, 0)
+        return table
+
+
+#: Named variants (the first one in a run is the reference of the ratios).
+VARIANTS: dict[str, Variant] = {
+    "before": Variant(),
+    "wander16": Variant(wander=1 / 16),
+    "wander36": Variant(wander=1 / 36),
+    "more-avoid": Variant(avoid_from_plain=8),
+    "short-teleports": Variant(short_teleports=True),
+    "plain-far-teleports": Variant(plain_far_teleports=True),
+    "fewer-avoid": Variant(plain_from_avoid=4),
+    "no-avoid": Variant(plain_from_avoid=7),
+    "lean": Variant(plain_from_avoid=4, plain_far_teleports=True),
+}
+
+
+def make_player(decode: np.ndarray, wander: float) -> Any:
+    """A numba player playing the champion's rule with another decoding and wander rate.
+
+    Both are frozen into the compiled function as constants, so a variant
+    runs as fast as the champion. Defined here, outside the package, on
+    purpose: the controller caches the game loop of a package player on
+    disk, and cached loops of two closures from one factory can call each
+    other's code (seen: a second variant replayed the first's games).
+    A player from this module is compiled afresh in every process.
+    """
+    from numba import njit
+
+    from gridsolver.ratrace.players import champion as ch
+
+    table = np.ascontiguousarray(decode, dtype=np.int64)
+    rate = float(wander)
+    if table.shape != (64, 3):
+        raise ValueError(f"decode must have shape (64, 3), not {table.shape}")
+
+    @njit
+    def variant(view: np.ndarray, genome: np.ndarray) -> tuple[int, int]:
+        return ch.draw(ch.choose_decoded(view, genome, table, np.random.random() < rate))
+
+    return variant
+
+
+def pairs(first: int, tracks: int, games: int) -> Iterator[tuple[int, int]]:
+    """The (track seed, game seed) pairs every variant plays."""
+    for track in range(first, first + tracks):
+        for g in range(games):
+            yield track, track + 7 + 1000 * g
+
+
+_PLAYERS: dict[str, Any] = {}
+
+
+def play_one(name: str, track_seed: int, game_seed: int, turns: int) -> dict[str, Any]:
+    """One game of variant ``name``; the player is compiled once per process."""
+    from gridsolver.ratrace.controller import play_on_track
+    from gridsolver.ratrace.players import Player
+    from gridsolver.ratrace.track import generate_track
+
+    if name not in _PLAYERS:
+        variant = VARIANTS[name]
+        _PLAYERS[name] = Player(name, make_player(variant.decode(), variant.wander), "numba")
+    game = play_on_track(_PLAYERS[name], generate_track(track_seed), game_seed, turns)
+    return {"v": name, "track": track_seed, "game": game_seed, "turns": turns,
+            "points": int(game.points), "alive": int(game.alive), "moves": int(game.rat_moves),
+            "s": round(game.elapsed_s, 3)}
+
+
+def load(path: Path) -> dict[tuple[str, int, int, int], int]:
+    """Points of the games already in ``path``, by (variant, track, game seed, turns)."""
+    if not path.exists():
+        return {}
+    rows = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
+    return {(r["v"], r["track"], r["game"], r["turns"]): r["points"] for r in rows}
+
+
+def run(names: list[str], todo: list[tuple[int, int]], turns: int, workers: int, out: Path) -> None:
+    """Play the games of ``names`` x ``todo`` missing from ``out``, appending each as it ends."""
+    done = load(out)
+    jobs = [(n, t, g) for n in names for t, g in todo if (n, t, g, turns) not in done]
+    with out.open("a") as sink:
+        if workers <= 1:
+            for n, t, g in jobs:
+                sink.write(json.dumps(play_one(n, t, g, turns)) + "\n")
+                sink.flush()
+            return
+        with ProcessPoolExecutor(workers) as pool:
+            futures = [pool.submit(play_one, n, t, g, turns) for n, t, g in jobs]
+            for future in futures:
+                sink.write(json.dumps(future.result()) + "\n")
+                sink.flush()
+
+
+def _bootstrap(by_track: dict[int, list[float]], seed: int) -> tuple[float, float]:
+    """95% percentile interval of exp(mean) when tracks are resampled."""
+    rng = random.Random(seed)
+    tracks = sorted(by_track)
+    means = []
+    for _ in range(RESAMPLES):
+        values = [x for t in rng.choices(tracks, k=len(tracks)) for x in by_track[t]]
+        means.append(math.exp(sum(values) / len(values)))
+    means.sort()
+    return means[int(0.025 * RESAMPLES)], means[int(0.975 * RESAMPLES) - 1]
+
+
+def summary(points: dict[tuple[int, int], int], reference: dict[tuple[int, int], int] | None) -> str:
+    """One report line: take-off, 1-2 share, geometric mean (interval), ratio to the reference."""
+    keys = sorted(points if reference is None else set(points) & set(reference))
+    logs: dict[int, list[float]] = {}
+    for track, game in keys:
+        logs.setdefault(track, []).append(math.log(points[track, game]))
+    n = len(keys)
+    mean = math.exp(sum(math.log(points[k]) for k in keys) / n)
+    low, high = _bootstrap(logs, 1)
+    line = (f"games {n:5d}  take-off {sum(points[k] > TAKE_OFF for k in keys) / n:6.1%}  "
+            f"at 1-2 {sum(points[k] <= 2 for k in keys) / n:6.1%}  "
+            f"geometric mean {mean:9.1f} ({low:.1f}-{high:.1f})")
+    if reference is not None:
+        diffs: dict[int, list[float]] = {}
+        for track, game in keys:
+            gain = math.log(points[track, game]) - math.log(reference[track, game])
+            diffs.setdefault(track, []).append(gain)
+        ratio = math.exp(sum(x for d in diffs.values() for x in d) / n)
+        low, high = _bootstrap(diffs, 2)
+        line += f"  ratio {ratio:.2f} ({low:.2f}-{high:.2f})"
+    return line
+
+
+def report(names: list[str], todo: list[tuple[int, int]], turns: int, out: Path) -> None:
+    done = load(out)
+    wanted = set(todo)
+    by_name: dict[str, dict[tuple[int, int], int]] = {n: {} for n in names}
+    for (name, track, game, length), points in done.items():
+        if name in by_name and length == turns and (track, game) in wanted:
+            by_name[name][track, game] = points
+    reference = by_name[names[0]]
+    for n in names:
+        if by_name[n]:
+            print(f"{n:18s} {summary(by_name[n], None if n == names[0] else reference)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--variants", nargs="+", default=["before"], choices=sorted(VARIANTS))
+    parser.add_argument("--first", type=int, default=3000, help="first training track seed")
+    parser.add_argument("--tracks", type=int, default=250)
+    parser.add_argument("--games", type=int, default=2, help="game seeds per track")
+    parser.add_argument("--turns", type=int, default=3000)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=Path("tune_ratrace_champion.jsonl"))
+    parser.add_argument("--report-only", action="store_true", help="play nothing, report what --out holds")
+    parser.add_argument("--list", action="store_true", help="list the named variants")
+    args = parser.parse_args(argv)
+    if args.list:
+        for name, variant in VARIANTS.items():
+            print(f"{name:18s} {variant}")
+        return 0
+    if args.first + args.tracks > 10_000:
+        parser.error("train on track seeds below 10,000 (seeds from 1,000,000 on are held out)")
+    todo = list(pairs(args.first, args.tracks, args.games))
+    if not args.report_only:
+        run(args.variants, todo, args.turns, args.workers, args.out)
+    report(args.variants, todo, args.turns, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
