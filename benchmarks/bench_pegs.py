@@ -19,7 +19,7 @@ import statistics
 import time
 
 from gridsolver import pegs
-from gridsolver.pegs import rules, search
+from gridsolver.pegs import geometry, rules, search, solvers
 from runner import Table
 
 # (size, peg density, seed) of the comesolo boards: rules.random_board(size, size, density, seed)
@@ -130,5 +130,82 @@ def comesolo_sweep(quick: bool) -> Table:
     return table
 
 
+EUROPEAN_SECONDS = 120.0  # per problem; the goal is all of them in under 5 minutes
+EUROPEAN_MEMORY_MB = 4096.0
+
+
+def european_single_vacancy(quick: bool) -> list[Table]:
+    """Issue 19: every single-vacancy problem of the 37-hole European board with a one-peg finish
+    decided, in under 5 minutes in all and 4 GB.
+
+    One start per orbit of the 8 symmetries (8 orbits cover the 37 holes), then one finish per orbit
+    of the symmetries fixing that start (190 problems). A finish outside the start's position class
+    is impossible at once; the rest go through the finish search (``search.table_job``, the same as
+    ``gridsolver pegs table european``), each replay-verified.
+    """
+    board = named("european")
+    perms = geometry.symmetries(board)
+    classes = geometry.PositionClasses(board)
+    problems = search.single_vacancy_problems(board)
+    search.table_job((board, (3, 3), (3, 3), 60.0, EUROPEAN_MEMORY_MB, None, 0, "warm-up"))  # compile
+    starts = Table("European board, one peg from one vacancy: the starts (up to the 8 symmetries)",
+                   ["start vacancy", "holes in its orbit", "finishes allowed by position class",
+                    "one peg anywhere", "time (s)"])
+    pairs = Table("European board: every (start, finish) pair the position classes allow",
+                  ["start vacancy", "finish", "status", "jumps", "time (s)", "nodes", "endgame (pegs, "
+                   "positions)", "peak memory (MB)"])
+    started = time.perf_counter()
+    impossible = solved = unknown = 0
+    for start in dict.fromkeys(s for s, _ in problems):
+        full = board.with_pegs(board.holes & ~(1 << board.index(start)))
+        allowed = [f for f in board.hole_cells() if classes.same_class(full.pegs, 1 << board.index(f))]
+        clock = time.perf_counter()
+        outcomes = []
+        for _, finish in (p for p in problems if p[0] == start):
+            if finish not in allowed:
+                impossible += 1
+                continue
+            result = search.table_job((board, start, finish, EUROPEAN_SECONDS, EUROPEAN_MEMORY_MB, None, 0,
+                                       f"european {start}->{finish}"))
+            good = result.status == "optimal" and result.verified
+            solved += good
+            impossible += result.status == "impossible"
+            unknown += not good and result.status != "impossible"
+            outcomes.append(result.status if good or result.status == "impossible" else "unknown")
+            ending = (f"{result.details['endgame_pegs']}, {result.details['endgame_positions']:,}"
+                      if "endgame_pegs" in result.details else "-")
+            pairs.add(start, finish, result.status + (", verified" if result.verified else ""),
+                      result.score if result.score is not None else "-", round(result.stats.elapsed_s, 2),
+                      result.stats.nodes, ending, round(result.stats.peak_memory_mb))
+        orbit = len({p[board.index(start)] for p in perms})
+        anywhere = ("impossible (position classes: no single peg is in the start's class)" if not allowed
+                    else f"solvable ({outcomes.count('optimal')} of {len(outcomes)} finishes up to "
+                    "symmetry)" if "optimal" in outcomes else "undecided")
+        starts.add(start, orbit, " ".join(f"({r},{c})" for r, c in allowed) or "none", anywhere,
+                   round(time.perf_counter() - clock, 2))
+    elapsed = time.perf_counter() - started
+    from gridsolver.core.budget import peak_rss_mb
+
+    starts.notes.append(f"{len(problems)} problems up to symmetry: {solved} solved (replay-verified), "
+                        f"{impossible} proved impossible, {unknown} undecided, in {elapsed:.1f} s in all "
+                        f"(goal: under 300 s); peak memory of the process {peak_rss_mb():.0f} MB (goal: "
+                        f"under 4,096). Each search: --time {EUROPEAN_SECONDS:g} --memory "
+                        f"{EUROPEAN_MEMORY_MB:g} --seed 0, one at a time in one process.")
+    pairs.notes.append("Endgame: the finish search's table of every position with that many pegs that "
+                       "can still finish (the dual search backwards from the finish, pegs.endgame), built "
+                       f"only after {solvers.ENDGAME_AFTER_NODES:,} nodes without a finish; '-': solved "
+                       "before that. Times on a loaded machine (2 cores shared with other jobs).")
+    return [starts, pairs]
+
+
 def run(quick: bool) -> list[Table]:
-    return [classic(quick), comesolo(quick), comesolo_sweep(quick)]
+    return [classic(quick), comesolo(quick), comesolo_sweep(quick), *european_single_vacancy(quick)]
+
+
+if __name__ == "__main__":  # one section alone: python benchmarks/bench_pegs.py european_single_vacancy
+    import sys
+
+    for name in sys.argv[1:]:
+        section = globals()[name](quick=False)
+        for table in section if isinstance(section, list) else [section]:
+            print(table.markdown())

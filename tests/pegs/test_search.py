@@ -1,5 +1,7 @@
 """Known facts about peg solitaire, checked by the solvers (every solution replayed)."""
 
+import re
+
 import pytest
 
 from gridsolver import pegs
@@ -83,6 +85,11 @@ def test_triangle_table():
     results = [search.table_job((board, s, f, 30.0, 256.0, None, 0, "t")) for s, f in problems]
     text = search.format_table(board, problems, results)
     assert "solvable" in text and "impossible" in text and "unknown" not in text
+    # one summary line per start orbit; the orbits cover every hole once
+    summaries = re.findall(r"\((\d+) holes? alike\): one peg anywhere (\w+)", text)
+    assert len(summaries) == len({start for start, _ in problems})
+    assert sum(int(n) for n, _ in summaries) == board.hole_count
+    assert {what for _, what in summaries} <= {"solvable", "impossible"}
     for (start, finish), result in zip(problems, results, strict=True):
         if result.status == "optimal":
             full = board.with_pegs(board.holes & ~(1 << board.index(start)))

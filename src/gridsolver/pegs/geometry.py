@@ -17,12 +17,18 @@ Fewest pegs: :func:`fewest_pegs_bound` turns the classes into a lower bound
 on the pegs any game can leave (no reachable position has fewer pegs than
 the lightest position of the start's class), per group of holes that can
 never exchange pegs (see there).
+
+Pagoda functions: :func:`pagoda_for` weighs the holes so that no jump raises
+the pegs' total weight toward a finish hole (used by the finish search and,
+toward the start's empty hole, by the endgame tables).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
+
+import numpy as np
 
 from gridsolver.pegs.rules import Board, Cell, bit_indices, triples
 
@@ -226,3 +232,35 @@ def _lightest_in_class(board: Board, jumps: list[tuple[int, int, int]], holes: i
             return depth + 1
         frontier = following
     return depth + 1  # unreachable: the target is a sum of hole values
+
+
+# -- pagoda functions ---------------------------------------------------------------
+
+GOLDEN = (5 ** 0.5 - 1) / 2  # g + g*g = 1
+
+
+def lattice_distance(board: Board, a: Cell, b: Cell) -> int:
+    """Fewest steps along the jump directions from ``a`` to ``b`` (ignoring holes)."""
+    dr, dc = b[0] - a[0], b[1] - a[1]
+    if board.jumps == "orthogonal":
+        return abs(dr) + abs(dc)
+    if board.jumps == "diagonal":
+        return max(abs(dr), abs(dc))
+    return max(abs(dr), abs(dc), abs(dr - dc))  # triangular: steps (0,1), (1,0), (1,1)
+
+
+def pagoda_for(board: Board, finish: Cell) -> np.ndarray | None:
+    """A pagoda function for finishing at ``finish``: g ** distance, g the golden ratio's inverse.
+
+    A jump toward the finish along a line moves weight g^k + g^(k-1) = g^(k-2)
+    into the landing hole, so the total never grows; the finish has weight 1.
+    Checked on every jump of the board; None if some jump breaks it.
+    """
+    size = max(1, -(-board.bits // 64)) * 64
+    weight = np.zeros(size, dtype=np.float64)
+    for cell in board.hole_cells():
+        weight[board.index(cell)] = GOLDEN ** lattice_distance(board, cell, finish)
+    for a, b, c in triples(board):
+        if weight[a] + weight[b] < weight[c] - 1e-12:
+            return None
+    return weight

@@ -23,6 +23,7 @@ from gridsolver.core.budget import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # n
 from gridsolver.core.clock import budget_check, time_remains
 from gridsolver.core.table import PROBES
 from gridsolver.core.table_kernels import find_key, find_wide, is_full, store_wide
+from gridsolver.pegs.meet import canonical
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -177,8 +178,17 @@ def order_moves(codes, n, weights, noise, keys):
 
 
 @njit(cache=True)
+def _in_endgame(complement, layer, images):
+    """True when the canonical ``complement`` is in the sorted ``layer``."""
+    key = canonical(complement, images)
+    i = np.searchsorted(layer, key)
+    return i < layer.shape[0] and layer[i] == key
+
+
+@njit(cache=True)
 def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, pagoda, pagoda_floor, tt_hash, tt_keys,
-        grow_at, noise, seed, node_limit, deadline_ns, best_path, stats):
+        grow_at, noise, seed, node_limit, deadline_ns, best_path, stats, end_depth, end_layer,
+        end_images):
     """Depth-first search over jumps with a table of fully explored positions.
 
     ``target < 0``: most jumps (stop at one peg); else one peg in bit
@@ -192,6 +202,15 @@ def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, pagoda, pa
     pegs (w(from) + w(over) >= w(to)); a position whose total is below
     ``pagoda_floor`` (the finish's weight) can never finish and is cut. Pass
     a floor below zero to switch this off.
+
+    ``end_depth >= 0`` (finish only, one-word positions): at that depth the
+    search asks an endgame layer instead of going on (see
+    :mod:`gridsolver.pegs.endgame`): ``end_layer`` is the sorted canonical
+    complements (``holes ^ position``, smallest image under ``end_images``,
+    see :func:`gridsolver.pegs.meet.canonical`) of the positions with that
+    many pegs that can finish. A position found there is FOUND with
+    ``stats[1]`` = ``end_depth`` (the caller finishes the line); any other
+    is dead.
 
     When the table holds ``grow_at`` entries (> 0) the search stops with
     TABLE_FULL so the caller can give it a bigger table and run again (the
@@ -275,6 +294,13 @@ def dfs(start, holes, offsets, weights, zobrist, perms, nsym, target, pagoda, pa
                         break
                     continue
                 if weight[child] < pagoda_floor:
+                    continue
+                if child == end_depth:
+                    if _in_endgame(holes[0] ^ images[child, 0, 0], end_layer, end_images):
+                        _copy_prefix(best_path, path, child)
+                        best = child
+                        code = FOUND
+                        break
                     continue
             s = smallest_image(images[child], nsym)
             if find_wide(tt_hash, tt_keys, hashes[child, s], images[child, s], _PROBES) >= 0:

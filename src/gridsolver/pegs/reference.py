@@ -114,3 +114,52 @@ def move_distances(board: Board, ends: set[int], reverse: bool = False) -> dict[
                     nxt.add(q)
         frontier = nxt
     return dist
+
+
+def canonical_children(positions: list[int], jumps: list[tuple[int, int, int]], perms: list[tuple[int, ...]],
+                       weights: list[float], floor: float) -> set[int]:
+    """layers.expand in plain Python: every position one jump after one of ``positions`` whose pagoda
+    weight is at least ``floor``, as its smallest image under ``perms`` (bit maps)."""
+    out = set()
+    for p in positions:
+        for a, b, c in jumps:
+            if p >> a & 1 and p >> b & 1 and not p >> c & 1:
+                child = p ^ (1 << a) ^ (1 << b) ^ (1 << c)
+                if sum(weights[i] for i in range(child.bit_length()) if child >> i & 1) < floor:
+                    continue
+                out.add(min(sum(1 << perm[i] for i in range(child.bit_length()) if child >> i & 1)
+                            for perm in perms))
+    return out
+
+
+def reachable_by_pegs(board: Board, fewest: int = 1) -> dict[int, set[int]]:
+    """Every position reachable from ``board`` with at least ``fewest`` pegs, by peg count (tiny
+    boards, or few jumps)."""
+    jumps = triples(board)
+    count = board.pegs.bit_count()
+    layers = {count: {board.pegs}}
+    while layers[count] and count > fewest:
+        layers[count - 1] = {q ^ (1 << a) ^ (1 << b) ^ (1 << c) for q in layers[count] for a, b, c in jumps
+                             if q >> a & 1 and q >> b & 1 and not q >> c & 1}
+        count -= 1
+    return layers
+
+
+def finishers(board: Board, finish_bit: int) -> set[int]:
+    """Every position on ``board``'s holes that can end with one peg in ``finish_bit``, found
+    backwards by unjumps (a peg at ``c`` with ``a`` and ``b`` empty goes back to ``a`` and refills
+    ``b``); tiny boards only."""
+    jumps = triples(board)
+    seen = {1 << finish_bit}
+    frontier = [1 << finish_bit]
+    while frontier:
+        following = []
+        for q in frontier:
+            for a, b, c in jumps:
+                if q >> c & 1 and not q >> a & 1 and not q >> b & 1:
+                    p = q ^ (1 << a) ^ (1 << b) ^ (1 << c)
+                    if p not in seen:
+                        seen.add(p)
+                        following.append(p)
+        frontier = following
+    return seen

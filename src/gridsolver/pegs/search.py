@@ -18,6 +18,7 @@ from collections.abc import Callable
 from gridsolver.core.budget import Budget
 from gridsolver.core.result import Result
 from gridsolver.pegs.game import GAME
+from gridsolver.pegs.geometry import symmetries
 from gridsolver.pegs.rules import Board, Cell
 from gridsolver.pegs.solvers import Layout, single_vacancy_problems
 
@@ -69,5 +70,31 @@ def format_table(board: Board, problems: list[tuple[Cell, Cell]], results: list[
         counts[key] = counts.get(key, 0) + 1
         lines.append(f"vacancy {start} -> survivor {finish}: {what}")
     summary = ", ".join(f"{n} {k}" for k, n in counts.items())
+    lines += start_summary(board, problems, results)
     lines.append(f"{len(problems)} problems up to symmetry ({board.hole_count} holes): {summary}")
     return "\n".join(lines)
+
+
+def start_summary(board: Board, problems: list[tuple[Cell, Cell]], results: list[Result]) -> list[str]:
+    """Per start (one per orbit of holes): can one peg be left anywhere at all?
+
+    Solvable when some finish was solved (and verified); impossible when every
+    finish was proved impossible; else undecided.
+    """
+    perms = symmetries(board)
+    by_start: dict[Cell, list[Result]] = {}
+    for (start, _), result in zip(problems, results, strict=True):
+        by_start.setdefault(start, []).append(result)
+    lines = []
+    for start, outcomes in by_start.items():
+        orbit = len({p[board.index(start)] for p in perms})
+        solved = sum(r.status == "optimal" and r.verified for r in outcomes)
+        if solved:
+            what = f"solvable ({solved} of {len(outcomes)} finishes up to symmetry)"
+        elif all(r.status == "impossible" for r in outcomes):
+            what = "impossible (every finish proved impossible)"
+        else:
+            what = "undecided"
+        lines.append(f"vacancy {start} ({orbit} hole{'s' if orbit > 1 else ''} alike): one peg anywhere "
+                     f"{what}")
+    return lines

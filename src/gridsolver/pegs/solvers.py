@@ -36,9 +36,17 @@ from gridsolver.core.budget import STOP_REASONS, Budget, peak_rss_mb
 from gridsolver.core.errors import InputError
 from gridsolver.core.result import Result, Stats
 from gridsolver.core.table import GrowingTable
+from gridsolver.pegs import endgame, rules
 from gridsolver.pegs import moves as moves_module
-from gridsolver.pegs import rules
-from gridsolver.pegs.geometry import PegBound, PositionClasses, fewest_pegs_bound, fixing, symmetries
+from gridsolver.pegs.endgame import BYTES_PER_POSITION, Endgame
+from gridsolver.pegs.geometry import (
+    PegBound,
+    PositionClasses,
+    fewest_pegs_bound,
+    fixing,
+    pagoda_for,
+    symmetries,
+)
 from gridsolver.pegs.rules import OBJECTIVES, STRATEGIES, Board, Cell, Jump
 
 PUBLISHED_BIAS = 0.31
@@ -101,36 +109,6 @@ class Layout:
                 phi = [(y - cr) ** 2 + (x - cc) ** 2 for y, x in cells]
                 out[self.board.index((r, c)) * d + k] = phi[0] + phi[1] - phi[2]
         return out
-
-
-GOLDEN = (5 ** 0.5 - 1) / 2  # g + g*g = 1
-
-
-def lattice_distance(board: Board, a: Cell, b: Cell) -> int:
-    """Fewest steps along the jump directions from ``a`` to ``b`` (ignoring holes)."""
-    dr, dc = b[0] - a[0], b[1] - a[1]
-    if board.jumps == "orthogonal":
-        return abs(dr) + abs(dc)
-    if board.jumps == "diagonal":
-        return max(abs(dr), abs(dc))
-    return max(abs(dr), abs(dc), abs(dr - dc))  # triangular: steps (0,1), (1,0), (1,1)
-
-
-def pagoda_for(board: Board, finish: Cell) -> np.ndarray | None:
-    """A pagoda function for finishing at ``finish``: g ** distance, g the golden ratio's inverse.
-
-    A jump toward the finish along a line moves weight g^k + g^(k-1) = g^(k-2)
-    into the landing hole, so the total never grows; the finish has weight 1.
-    Checked on every jump of the board; None if some jump breaks it.
-    """
-    size = max(1, -(-board.bits // 64)) * 64
-    weight = np.zeros(size, dtype=np.float64)
-    for cell in board.hole_cells():
-        weight[board.index(cell)] = GOLDEN ** lattice_distance(board, cell, finish)
-    for a, b, c in rules.triples(board):
-        if weight[a] + weight[b] < weight[c] - 1e-12:
-            return None
-    return weight
 
 
 def centroid(board: Board) -> tuple[float, float]:
@@ -253,7 +231,7 @@ def _solve_jumps(board: Board, budget: Budget, seed: int, note: Callable[[str], 
     share = 1.0 if budget.time_s is None else min(0.05 * budget.time_s, 1.0)
     nodes = budget.nodes if budget.nodes is not None else (None if budget.time_s else 5_000_000)
     phase1 = Budget(time_s=share, memory_mb=budget.memory_mb, nodes=nodes)
-    code, best, nodes, runs, entries = _restarted_dfs(board, layout, perms, phase1, seed, goal=goal)
+    code, best, nodes, runs, entries, _ = _restarted_dfs(board, layout, perms, phase1, seed, goal=goal)
     extra = {"symmetries": len(perms), "restarts": runs, "table_entries": entries,
              "fewest_pegs_possible": bound.pegs}
     from gridsolver.pegs import kernels
@@ -286,10 +264,29 @@ def _bound_proof(board: Board, bound: PegBound) -> str:
     return f"{bound.pegs} pegs left, the fewest possible ({bound.proof}): {jumps} jumps is the most possible"
 
 
+def luby_term(i: int) -> int:
+    """The ``i``-th term (from 1) of Luby's restart sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
+
+    Restarts of a randomised search whose run times have a heavy tail do best
+    with many short runs and a few ever longer ones (Luby, Sinclair and
+    Zuckerman 1993); the longest still doubles, so an exhaustive run comes.
+    """
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
+
+
 def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, seed: int,
                    target: Cell | None = None, first_limit: int = 20_000, goal: int | None = None):
     """Depth-first searches with doubling node limits sharing one table; run 0 follows the
-    move-order weights, later runs add noise so they try other lines.
+    move-order weights, later runs add noise so they try other lines. A finish search that builds
+    its endgame (after ENDGAME_AFTER_NODES) goes on with Luby-sized runs (FINISH_RUN_NODES).
 
     With ``target`` the searches look for one peg there; the table then holds dead positions.
     Without, they stop after the run whose best line makes ``goal`` jumps (when given).
@@ -313,22 +310,34 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
     nodes, run, limit = 0, 0, first_limit
     code = kernels.OUT_OF_NODES
     node_budget = budget.node_limit()
+    ending: Endgame | None = None
+    luby_runs = 0
+    no_layer, no_images = np.zeros(1, dtype=np.uint64), np.zeros((1, 8, 256), dtype=np.uint64)
     while True:
         run_limit = min(limit, node_budget - nodes)
         if run_limit <= 0:
             code = kernels.OUT_OF_NODES
             break
+        if target is not None and ending is None and nodes >= ENDGAME_AFTER_NODES and endgame.fits(board):
+            ending = _endgame(board, target, budget, nodes)
+            nodes += ending.nodes
+            run_limit = min(limit, node_budget - nodes)
+        end_depth = -1 if ending is None else board.peg_count - ending.pegs
         noise = 0.0 if run == 0 else float(np.ptp(weights)) * 0.5 + 1.0
         code = kernels.dfs(start, layout.holes, layout.offsets, weights, layout.zobrist, perm_array,
                            len(perms), target_bit, pagoda, floor, table.hash, table.keys, table.grow_at,
                            noise,
                            (seed * 1000 + run) % 2**63,
-                           run_limit, budget.deadline_ns(), best_path, stats)
+                           run_limit, budget.deadline_ns(), best_path, stats, end_depth,
+                           no_layer if ending is None else ending.layers[-1],
+                           no_images if ending is None else ending.images)
         nodes += int(stats[0])
         if target is None and int(stats[1]) > len(best):
             best = [layout.decode(c) for c in best_path[:int(stats[1])]]
         if target is not None and code == kernels.FOUND:
-            best = [layout.decode(c) for c in best_path[:board.peg_count - 1]]
+            best = [layout.decode(c) for c in best_path[:int(stats[1])]]
+            if ending is not None and len(best) == end_depth:
+                best += ending.finish_line(rules.replay(board, best).pegs)
         if code in (kernels.FOUND, kernels.EXHAUSTED, kernels.OUT_OF_TIME):
             break
         if target is None and goal is not None and len(best) >= goal:
@@ -340,8 +349,39 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
             table.grow()
         else:
             run += 1
-            limit *= 2
-    return code, best, nodes, run, int(stats[2])
+            if ending is None:
+                limit *= 2
+            else:  # see FINISH_RUN_NODES
+                luby_runs += 1
+                limit = FINISH_RUN_NODES * luby_term(luby_runs)
+    info = {} if ending is None else {"endgame_pegs": ending.pegs, "endgame_positions": ending.positions(),
+                                      "endgame_s": round(sum(ending.seconds), 2)}
+    return code, best, nodes, run, int(stats[2]), info
+
+
+#: Once a finish search has its endgame, its runs get this many nodes times Luby's sequence (1, 1, 2,
+#: 1, 1, 2, 4, ...) instead of doubling: on the European board the nodes a run needs to find a finish
+#: vary a hundredfold with its (random) move order, so many short runs beat a few long ones.
+FINISH_RUN_NODES = 1_000_000
+#: A finish search builds its endgame (:mod:`gridsolver.pegs.endgame`) once this many nodes have not
+#: found the finish: easy problems (the English central game: 0.05 s) never pay for it.
+ENDGAME_AFTER_NODES = 16_000_000
+#: The endgame's layers stop before one would pass this many positions (or its share of the budget):
+#: a deterministic size, about 2 GB of set and layers at most, built in seconds.
+ENDGAME_MAX_LAYER = 1 << 23
+ENDGAME_TIME_SHARE = 0.3  # of the time left: the most an endgame may take to build
+ENDGAME_MEMORY_SHARE = 0.25  # of the memory budget
+
+
+def _endgame(board: Board, finish: Cell, budget: Budget, nodes: int) -> Endgame:
+    """The endgame of a finish problem, as big as its limits allow."""
+    ending = Endgame(board, finish)
+    remaining = budget.remaining_s()
+    seconds = 60.0 if remaining is None else ENDGAME_TIME_SHARE * remaining
+    memory = int(ENDGAME_MEMORY_SHARE * (budget.memory_bytes() or (2 << 30)))
+    memory = min(memory, int(ENDGAME_MAX_LAYER * BYTES_PER_POSITION))
+    ending.build(budget, seconds, memory, board.peg_count - 1)
+    return ending
 
 
 BEAM_ISOLATED_WEIGHT = 1.0  # per isolated peg
@@ -450,9 +490,9 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int):
         return "impossible", None, proof, 0, None, {"position_classes": classes.count}
     layout = Layout.of(board, seed)
     perms = fixing(symmetries(board), board, finish)
-    code, jumps, nodes, runs, entries = _restarted_dfs(board, layout, perms, budget, seed, target=finish,
-                                                       first_limit=200_000)
-    extra = {"symmetries": len(perms), "restarts": runs, "table_entries": entries}
+    code, jumps, nodes, runs, entries, info = _restarted_dfs(board, layout, perms, budget, seed,
+                                                             target=finish, first_limit=200_000)
+    extra = {"symmetries": len(perms), "restarts": runs, "table_entries": entries, **info}
     if code == kernels.FOUND:
         return "optimal", jumps, "one peg left in the finish hole", nodes, None, extra
     if code == kernels.EXHAUSTED:

@@ -1,0 +1,163 @@
+"""Endgames for finish problems: every position with few pegs that can still finish, found backwards.
+
+A game from ``S`` to one peg at ``F``, read backwards on the complemented
+board (pegs <-> empty holes), is a game from ``holes ^ F`` to ``holes ^ S``:
+undoing the jump ``a`` over ``b`` into ``c`` refills ``a`` and ``b`` from
+``c``, which on the complement is that same jump. So the positions with
+``k + 1`` pegs that can finish at ``F`` are the complements of the *dual*
+positions ``k`` jumps from ``holes ^ F``, and a breadth-first search by
+jumps of the dual game lists them: layer ``k`` of :class:`Endgame`. Each
+layer has one peg count, so only the layer being built needs a set.
+
+Two prunings keep the layers small, both sound for positions reachable
+from ``S`` (the only ones the forward search asks about):
+
+- symmetry: positions are stored as their smallest image under the
+  symmetries that fix ``F`` and the start position, and
+- when ``S`` has a single empty hole ``s``, the dual game must end with one
+  peg at ``s``: a dual position whose pagoda weight toward ``s`` (see
+  :func:`gridsolver.pegs.geometry.pagoda_for`) is below ``s``'s own can
+  never get there, so its complement is not reachable from ``S``.
+
+The forward depth-first search (:func:`gridsolver.pegs.kernels.dfs`) stops at
+the last layer's peg count and asks the layer: a position there is in it
+exactly when it can finish. This needs positions of one 64-bit word in the
+board's own bit numbering (``rows * (cols + 1) <= 64``: the English and
+European boards, squares up to 7x7).
+
+This module imports numpy only; the kernels are imported where they run.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from gridsolver.core.budget import OUT_OF_MEMORY, Budget
+from gridsolver.pegs import rules
+from gridsolver.pegs.geometry import Permutation, canonical, pagoda_for, symmetries, transform
+from gridsolver.pegs.moves import byte_images
+from gridsolver.pegs.rules import Board, Cell, Jump
+
+MAX_LOAD = 0.6  # layers.MAX_LOAD: a layer's set grows past this load
+FIRST_SLOTS = 1 << 12
+BYTES_PER_POSITION = 8 / MAX_LOAD * 2 + 8  # the set at its worst just after doubling, and the layer
+
+
+def fits(board: Board) -> bool:
+    """True when a position is one word in the board's bit numbering (what the kernels need)."""
+    return board.bits <= 64
+
+
+class Endgame:
+    """Layer ``k``: the canonical complements of the positions with ``k + 1`` pegs that can finish
+    at ``finish`` (among those reachable from ``board``'s position), as a sorted uint64 array."""
+
+    def __init__(self, board: Board, finish: Cell) -> None:
+        assert fits(board)
+        self.board = board
+        self.finish = finish
+        f = board.index(finish)
+        self.perms: list[Permutation] = [p for p in symmetries(board)
+                                         if p[f] == f and transform(board.pegs, p) == board.pegs]
+        self.images = byte_images(self.perms)
+        empty = board.holes & ~board.pegs
+        weights = None
+        if empty.bit_count() == 1:
+            weights = pagoda_for(board, board.cell(empty.bit_length() - 1))
+        self.floor = -1.0 if weights is None else 1.0 - 1e-9
+        self.weights = np.zeros(64, dtype=np.float64) if weights is None else weights[:64].copy()
+        tri = np.array(rules.triples(board), dtype=np.int64).reshape(-1, 3)
+        self.tri = (tri[:, 0].copy(), tri[:, 1].copy(), tri[:, 2].copy())
+        self.layers = [np.array([self.key(1 << f)], dtype=np.uint64)]
+        self.nodes = 0
+        self.seconds: list[float] = [0.0]
+
+    def key(self, pegs: int) -> int:
+        """The stored form of a position: its complement's smallest image."""
+        return canonical(self.board.holes ^ pegs, self.perms)
+
+    @property
+    def pegs(self) -> int:
+        """Pegs of the positions in the last layer."""
+        return len(self.layers)
+
+    def positions(self) -> int:
+        return sum(len(layer) for layer in self.layers)
+
+    def contains(self, pegs: int) -> bool:
+        """True when the position ``pegs`` (with :attr:`pegs` or fewer pegs) can finish."""
+        layer = self.layers[pegs.bit_count() - 1]
+        key = np.uint64(self.key(pegs))
+        i = int(np.searchsorted(layer, key))
+        return i < len(layer) and layer[i] == key
+
+    def grow(self, budget: Budget, max_positions: int) -> bool:
+        """Add one layer; False (and no layer) when the budget or ``max_positions`` stops it first."""
+        from gridsolver.pegs import layers
+
+        last = self.layers[-1]
+        guess = len(last) * max(2, self.growth())
+        slots = FIRST_SLOTS
+        while slots * MAX_LOAD < min(guess, max_positions):
+            slots *= 2
+        keys = np.zeros(slots, dtype=np.uint64)
+        stats = np.zeros(3, dtype=np.int64)
+        started = time.perf_counter()
+        lo = 0
+        while True:
+            code = layers.expand(last, lo, *self.tri, self.images, self.weights, self.floor, keys,
+                                 budget.node_limit(), budget.deadline_ns(), stats)
+            if code != OUT_OF_MEMORY:
+                break
+            if slots * MAX_LOAD >= max_positions:
+                return False
+            slots *= 2
+            found = keys[keys != 0]
+            del keys
+            keys = np.zeros(slots, dtype=np.uint64)
+            layers.insert_all(keys, found)
+            lo = int(stats[2])
+        self.nodes += int(stats[0])
+        if code != layers.EXHAUSTED:
+            return False
+        self.layers.append(np.sort(keys[keys != 0]))
+        self.seconds.append(time.perf_counter() - started)
+        return True
+
+    def growth(self) -> float:
+        """How much the last layer grew on the one before (1 with a single layer)."""
+        if len(self.layers) < 2:
+            return 1.0
+        return len(self.layers[-1]) / max(1, len(self.layers[-2]))
+
+    def build(self, budget: Budget, seconds: float, memory_bytes: int, most_pegs: int) -> None:
+        """Add layers while the next should fit in ``seconds`` and ``memory_bytes``, up to positions of
+        ``most_pegs`` pegs."""
+        started = time.perf_counter()
+        while self.pegs < most_pegs:
+            spent = time.perf_counter() - started
+            growth = max(1.0, self.growth())
+            if spent + self.seconds[-1] * growth > seconds:
+                return
+            room = (memory_bytes - 8 * self.positions()) / BYTES_PER_POSITION
+            if len(self.layers[-1]) * growth > room or not self.grow(budget, int(room)):
+                return
+
+    def finish_line(self, pegs: int) -> list[Jump]:
+        """Jumps from the position ``pegs`` (in the endgame) to one peg at the finish."""
+        board = self.board
+        line: list[Jump] = []
+        triples = rules.triples(board)
+        while pegs.bit_count() > 1:
+            for a, b, c in triples:
+                if pegs >> a & 1 and pegs >> b & 1 and not pegs >> c & 1:
+                    child = pegs ^ (1 << a) ^ (1 << b) ^ (1 << c)
+                    if self.contains(child):
+                        line.append((board.cell(a), board.cell(c)))
+                        pegs = child
+                        break
+            else:
+                raise AssertionError("an endgame position has no jump to the layer below")
+        return line

@@ -1,0 +1,104 @@
+"""numba kernels: one layer of a breadth-first search by jumps (positions of one 64-bit word).
+
+Every jump removes one peg, so the positions ``k`` jumps from the start are
+exactly the reachable positions with ``pegs - k`` pegs: a breadth-first
+search by jumps needs no set of everything seen, only the layer it builds.
+A layer is a sorted array of positions (uint64, one bit per hole), canonical
+under the symmetries that fix the start position and the finish hole.
+
+The endgame tables (:mod:`gridsolver.pegs.endgame`) run it on the *dual*
+problem: a game from ``S`` to ``F`` read backwards on the complemented
+board (pegs <-> holes) is a game from ``holes ^ F`` to ``holes ^ S`` (an
+unjump refilling ``a`` and ``b`` from ``c`` is, on the complement, the jump
+``a`` over ``b`` into ``c``), so a forward layer of the dual lists the
+positions that can still finish.
+
+This module imports numba: import it only inside command functions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gridsolver.core.budget import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (re-exported codes)
+from gridsolver.core.clock import budget_check
+from gridsolver.pegs.meet import canonical, set_slot
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+CHECK_EVERY = 4096
+MAX_LOAD = 0.6  # a layer's set is grown past this load (endgame.MAX_LOAD too)
+
+EXHAUSTED = 0  # the layer is complete
+
+
+@njit(cache=True)
+def weight_of(p, weights):
+    """Total pagoda weight of the pegs of ``p``."""
+    total = 0.0
+    q = p
+    k = 0
+    while q != ZERO:
+        if q & ONE:
+            total += weights[k]
+        q >>= ONE
+        k += 1
+    return total
+
+
+@njit(cache=True)
+def expand(layer, lo, tri_a, tri_b, tri_c, images, weights, floor, keys, node_limit, deadline_ns,
+           stats):
+    """Put every child of ``layer[lo:]`` (one jump on) into the set ``keys``, canonical under the
+    symmetries of ``images`` (see :func:`gridsolver.pegs.meet.canonical`).
+
+    A child whose pegs' pagoda weight (``weights``) is below ``floor`` is left
+    out: no game from it reaches the target (a jump never raises the weight).
+    ``stats[0]`` += jumps made, ``stats[1]`` = children in the set. Returns
+    EXHAUSTED, a budget code, or OUT_OF_MEMORY with ``stats[2]`` = the parent
+    whose children did not fit (go on from it after the set grows).
+    """
+    capacity = np.int64(keys.shape[0] * MAX_LOAD)
+    count = stats[1]
+    nodes = 0
+    ntri = tri_a.shape[0]
+    for i in range(lo, layer.shape[0]):
+        p = layer[i]
+        base = weight_of(p, weights)
+        for t in range(ntri):
+            a = np.uint64(tri_a[t])
+            b = np.uint64(tri_b[t])
+            c = np.uint64(tri_c[t])
+            if (p >> a) & (p >> b) & ~(p >> c) & ONE == ZERO:
+                continue
+            nodes += 1
+            code = budget_check(stats[0] + nodes, node_limit, deadline_ns, CHECK_EVERY)
+            if code != EXHAUSTED:
+                stats[0] += nodes
+                stats[1] = count
+                stats[2] = i
+                return code
+            if base - weights[tri_a[t]] - weights[tri_b[t]] + weights[tri_c[t]] < floor:
+                continue
+            child = canonical(p ^ ((ONE << a) | (ONE << b) | (ONE << c)), images)
+            slot = set_slot(keys, child)
+            if keys[slot] != ZERO:
+                continue
+            if count >= capacity:
+                stats[0] += nodes
+                stats[1] = count
+                stats[2] = i
+                return OUT_OF_MEMORY
+            keys[slot] = child
+            count += 1
+    stats[0] += nodes
+    stats[1] = count
+    return EXHAUSTED
+
+
+@njit(cache=True)
+def insert_all(keys, values):
+    """Put ``values`` (distinct, none 0) into the empty set ``keys``."""
+    for i in range(values.shape[0]):
+        keys[set_slot(keys, values[i])] = values[i]

@@ -1,0 +1,124 @@
+"""Finish problems through the endgame layers (the dual search), checked against brute force."""
+
+import numpy as np
+import pytest
+
+from gridsolver import pegs
+from gridsolver.pegs import endgame, reference, rules, search, solvers
+from gridsolver.pegs.moves import byte_images
+from tests.pegs.test_rules import named
+
+
+def vacated(board: rules.Board, cell: rules.Cell) -> rules.Board:
+    return board.with_pegs(board.holes & ~(1 << board.index(cell)))
+
+
+def test_a_layer_of_the_kernel_is_the_reference_layer():
+    from gridsolver.pegs import layers
+
+    board = named("english")
+    ending = endgame.Endgame(board, (3, 3))
+    jumps = rules.triples(board)
+    positions = sorted(reference.reachable_by_pegs(board, 29)[29])
+    keys = np.zeros(1 << 12, dtype=np.uint64)
+    stats = np.zeros(3, dtype=np.int64)
+    weights = [float(w) for w in ending.weights]
+    unpruned = reference.canonical_children(positions, jumps, ending.perms, weights, -1.0)
+    middle = float(np.median([sum(weights[i] for i in range(64) if p >> i & 1) for p in unpruned]))
+    for floor in (-1.0, middle):
+        keys[:] = 0
+        stats[:] = 0
+        code = layers.expand(np.array(positions, dtype=np.uint64), 0, *ending.tri, ending.images,
+                             ending.weights, floor, keys, 1 << 40, 1 << 62, stats)
+        got = {int(k) for k in keys if k}
+        want = reference.canonical_children(positions, jumps, ending.perms, weights, floor)
+        assert code == layers.EXHAUSTED and got == want and int(stats[1]) == len(want)
+        assert floor < 0 or 0 < len(want) < len(unpruned)
+
+
+def test_a_set_too_small_grows_and_the_layer_comes_out_the_same():
+    board = vacated(named("5x5"), (0, 0))
+    big, small = endgame.Endgame(board, (2, 2)), endgame.Endgame(board, (2, 2))
+    budget = solvers.Budget(nodes=10**9)
+    for _ in range(6):
+        assert big.grow(budget, 1 << 20)
+    for _ in range(6):
+        small_first = endgame.FIRST_SLOTS
+        try:
+            endgame.FIRST_SLOTS = 16  # every layer outgrows its first set
+            assert small.grow(budget, 1 << 20)
+        finally:
+            endgame.FIRST_SLOTS = small_first
+    assert [len(x) for x in big.layers] == [len(x) for x in small.layers]
+    assert all((x == y).all() for x, y in zip(big.layers, small.layers, strict=True))
+    assert not big.grow(budget, 4)  # a layer over its limit is refused, and none is added
+    assert big.pegs == 7
+
+
+@pytest.mark.parametrize(("name", "vacancy", "finish"), [("4x5", (0, 0), (3, 4)), ("4x5", (1, 1), (1, 1)),
+                                                           ("4x5", (0, 1), (2, 3)), ("4x4", (0, 1), (3, 1))])
+def test_the_endgame_holds_exactly_the_reachable_positions_that_can_finish(name, vacancy, finish):
+    board = vacated(named(name), vacancy)
+    ending = endgame.Endgame(board, finish)
+    ending.build(solvers.Budget(nodes=10**9), 60.0, 1 << 26, board.peg_count - 1)
+    assert ending.pegs == board.peg_count - 1
+    reachable = reference.reachable_by_pegs(board)
+    can = reference.finishers(board, board.index(finish))
+    checked = 0
+    for count in range(1, ending.pegs + 1):
+        for p in reachable.get(count, ()):
+            assert ending.contains(p) == (p in can)
+            checked += 1
+            if ending.contains(p):
+                line = ending.finish_line(p)
+                end = rules.replay(board.with_pegs(p), line)
+                assert end.peg_count == 1 and end.has_peg(finish)
+    assert checked > 50
+
+
+@pytest.fixture
+def endgame_at_once(monkeypatch):
+    """Finish searches build their endgame before the first run (the default waits 4M nodes)."""
+    monkeypatch.setattr(solvers, "ENDGAME_AFTER_NODES", 0)
+
+
+@pytest.mark.parametrize("name", ["4x5", "3x6", "4x4"])
+def test_finish_searches_through_the_endgame_agree_with_brute_force(name, endgame_at_once):
+    board = named(name)
+    decided = {"optimal": 0, "impossible": 0}
+    can = {}
+    for start, finish in search.single_vacancy_problems(board):
+        problem = vacated(board, start)
+        result = pegs.solve(problem, finish=finish, time=60, seed=3)
+        if finish not in can:
+            can[finish] = reference.finishers(board, board.index(finish))
+        possible = problem.pegs in can[finish]
+        assert result.status == ("optimal" if possible else "impossible"), (start, finish)
+        assert result.verified == possible
+        if "exhaustive" in result.proof:
+            assert result.details["endgame_pegs"] >= 2
+        decided[result.status] += 1
+    assert decided["optimal"] > 0 and decided["impossible"] > 0
+
+
+def test_the_endgame_is_built_only_for_hard_problems():
+    result = pegs.solve(named("english"), finish=(3, 3), time=60)
+    assert result.status == "optimal" and "endgame_pegs" not in result.details
+
+
+def test_endgames_need_one_word_positions():
+    assert endgame.fits(pegs.named("european")) and endgame.fits(pegs.named("english"))
+    assert not endgame.fits(pegs.named("diamond"))
+
+
+def test_byte_images_of_board_bits():
+    board = pegs.named("european")
+    ending = endgame.Endgame(vacated(board, (2, 3)), (4, 3))
+    assert len(ending.perms) == 2  # the left-right mirror fixes (2,3) and (4,3)
+    assert (ending.images == byte_images(ending.perms)).all()
+
+
+def test_the_load_limit_is_the_kernels():
+    from gridsolver.pegs import layers
+
+    assert endgame.MAX_LOAD == layers.MAX_LOAD
