@@ -60,3 +60,24 @@ def test_ctrl_c_prints_the_best_so_far_and_exits_130(tmp_path, game, make, solve
     assert result["stopped"] == "interrupted"
     assert result["status"] == "best-found" and result["solution"] and result["verified"] is True
     assert "Traceback" not in err and "interrupted" in err
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_a_table_prints_the_finished_problems_and_exits_130(tmp_path):
+    """`pegs table` runs many searches: Ctrl-C keeps the problems already decided (and the running
+    one's status), says how many finished, and exits 130."""
+    table = ["pegs", "table", "european", "--time", "120", "--seed", "2", "--json"]
+    run = subprocess.Popen(gridsolver(*table), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           cwd=tmp_path, preexec_fn=sigint_default)
+    time.sleep(6.0)  # past the problems that position classes decide, into a search
+    assert run.poll() is None, "the table ended before Ctrl-C"
+    pressed = time.monotonic()
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == EXIT_INTERRUPTED, err
+    assert time.monotonic() - pressed < STOP_CAP_S
+    results = [json.loads(line) for line in out.splitlines()]
+    assert 0 < len(results) < 190
+    assert all(r["status"] == "impossible" or r["verified"] or r["stopped"] == "interrupted"
+               for r in results)
+    assert f"{len(results)} of 190 problems finished" in err and "Traceback" not in err

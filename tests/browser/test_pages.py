@@ -63,7 +63,11 @@ def test_every_game_has_a_sample():
     assert set(SAMPLES) == set(GAMES)
 
 
-@pytest.mark.parametrize("name", list(GAMES))
+# Cold, each game compiles its kernels in a subprocess (23-43 s): one game by default, all when slow.
+FRAME_GAMES = [g if g == "clickomania" else pytest.param(g, marks=pytest.mark.slow) for g in GAMES]
+
+
+@pytest.mark.parametrize("name", FRAME_GAMES)
 def test_page_steps_through_every_frame_as_the_film_says(name, tmp_path, open_page):
     film, path = solved_page(name, tmp_path)
     page = open_page(path)

@@ -3,6 +3,7 @@
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,21 +78,21 @@ def test_library_entries_match_reference_and_are_distinct():
             seen.add(key)
 
 
-def test_library_covers_every_program_up_to_its_size_for_all_counts_tried():
+@pytest.mark.parametrize("seed", [0, *(pytest.param(s, marks=pytest.mark.slow) for s in range(1, 4))])
+def test_library_covers_every_program_up_to_its_size_for_all_counts_tried(seed):
     """Every program of up to 3 tokens (counts up to 40) has its behaviour in the library, no larger."""
-    for seed in range(4):
-        board = _board(seed)
-        lib = Library(board, 1 << 16)
-        stats = np.zeros(4, np.int64)
-        for _ in range(2):
-            lib.build_next(NO_LIMITS, 10_000, stats)
-        stored = {}
-        for e in range(lib.size):
-            stored[(lib.lib_f[e].astype(np.int32).tobytes(), lib.visited(e).tobytes())] = int(lib.tokens[e])
-        for k in range(1, 4):
-            for program in all_programs(k, 40):
-                f, v = ref.to_arrays(board, ref.behaviour(board, program))
-                assert stored.get((f.tobytes(), v.tobytes()), 99) <= k, program
+    board = _board(seed)
+    lib = Library(board, 1 << 16)
+    stats = np.zeros(4, np.int64)
+    for _ in range(2):
+        lib.build_next(NO_LIMITS, 10_000, stats)
+    stored = {}
+    for e in range(lib.size):
+        stored[(lib.lib_f[e].astype(np.int32).tobytes(), lib.visited(e).tobytes())] = int(lib.tokens[e])
+    for k in range(1, 4):
+        for program in all_programs(k, 40):
+            f, v = ref.to_arrays(board, ref.behaviour(board, program))
+            assert stored.get((f.tobytes(), v.tobytes()), 99) <= k, program
 
 
 def test_final_loop_matches_the_simulated_orbit():

@@ -110,6 +110,7 @@ def test_symmetry_group_fixes_start_and_finish():
     assert len(moves.Dense(off_centre).group((2, 3))) == 2  # the mirror through column 3, and the identity
 
 
+@pytest.mark.slow
 def test_english_central_game_takes_18_moves_proved():
     result = pegs.solve(named("english"), objective="moves", finish=(3, 3), time=300, memory=2048)
     assert result.status == "optimal" and result.verified and result.score == 18

@@ -96,6 +96,7 @@ def test_triangle_table():
             assert replayed(full, result).has_peg(finish)
 
 
+@pytest.mark.slow
 def test_english_table_every_problem_decided():
     board = named("english")
     problems = search.single_vacancy_problems(board)

@@ -1,6 +1,7 @@
 """The numba game loop, the per-turn kernels and the plain-Python reference play the same games."""
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -23,11 +24,24 @@ def reference_game(track, seed, turns):
     return game
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(track_seed=st.integers(0, 10**6), seed=st.integers(-5, 10**9), turns=st.integers(1, 60))
 def test_every_kernel_plays_the_reference_game(track_seed, seed, turns):
     track = random_track(track_seed)
     assume(len(track.start_cells) >= 1)
+    assert_kernels_play_the_reference_game(track, seed, turns)
+
+
+@pytest.mark.parametrize(("track_seed", "seed", "turns"), [(3, 7, 40), (11, -2, 25)])
+def test_every_kernel_plays_the_reference_game_on_fixed_tracks(track_seed, seed, turns):
+    """The default suite's share of the property above (the slow run draws 12 cases)."""
+    track = random_track(track_seed)
+    assert track.start_cells
+    assert_kernels_play_the_reference_game(track, seed, turns)
+
+
+def assert_kernels_play_the_reference_game(track, seed, turns):
     expected = reference_game(track, seed, turns)
     for player in PLAYERS:
         result = play_on_track(player, track, seed, turns, keep_population=True)

@@ -7,14 +7,26 @@ searches are imported inside the command functions).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, cast
 
 import click
 
-from gridsolver.core.cliutil import budget_options, json_option, seed_option, workers_options
+from gridsolver.core import interrupt
+from gridsolver.core.cliutil import (
+    EXIT_INTERRUPTED,
+    budget_options,
+    json_option,
+    seed_option,
+    workers_options,
+)
 from gridsolver.core.commands import emit, game_group
 from gridsolver.core.errors import InputError
 from gridsolver.pegs.game import GAME, OBJECTIVES, STRATEGIES, picture
 from gridsolver.pegs.rules import JUMP_RULES, MAX_SIDE, shown
+
+if TYPE_CHECKING:
+    from gridsolver.core.result import Result
+    from gridsolver.pegs.rules import Board, Cell
 
 #: The most problems ``table`` takes on (each gets the whole --time): 276 for Wiegleb's board,
 #: 1,275 for 10x10; a 30x30 board has 101,475, weeks of work at the default minute each.
@@ -68,7 +80,7 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
     from gridsolver.core.budget import per_worker_memory_mb
     from gridsolver.core.game import check_seed, check_workers, make_budget
     from gridsolver.core.parallel import parallel_map
-    from gridsolver.pegs.search import format_table, single_vacancy_problems, table_job
+    from gridsolver.pegs.search import single_vacancy_problems, table_job
 
     make_budget(time_s, memory_mb, nodes)  # every option is refused here, not in the first worker
     check_seed(seed)
@@ -85,12 +97,30 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
     share = per_worker_memory_mb(memory_mb, count, len(problems), cluster)  # all workers within --memory
     jobs = [(parsed, start, finish, time_s, share, nodes, seed, f"{text.label} {start}->{finish}")
             for start, finish in problems]
-    results = parallel_map(table_job, jobs, workers=count, cluster=cluster, label="problems")
+    try:
+        # Ctrl-C: the running problems stop with what they know, queued ones do not start, and the
+        # finished part of the table is still printed (exit 130).
+        with interrupt.catching():
+            results = parallel_map(table_job, jobs, workers=count, cluster=cluster, label="problems")
+    except interrupt.Interrupted as stop:
+        finished = sorted(stop.done)
+        done = [cast("Result", stop.done[i]) for i in finished]  # table_job's results
+        _print_table(parsed, [problems[i] for i in finished], done, as_json)
+        click.echo(f"gridsolver: interrupted: {len(finished)} of {len(problems)} problems finished",
+                   err=True)
+        raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+    _print_table(parsed, problems, results, as_json)
+
+
+def _print_table(board: Board, problems: list[tuple[Cell, Cell]], results: list[Result],
+                 as_json: bool) -> None:
+    from gridsolver.pegs.search import format_table
+
     if as_json:
         for result in results:
             emit(result, True)
-        return
-    click.echo(format_table(parsed, problems, results))
+    elif problems:
+        click.echo(format_table(board, problems, results))
 
 
 @group.command("random")
