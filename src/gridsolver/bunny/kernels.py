@@ -548,6 +548,58 @@ def _tails(state, acc, level, level_start, level_end, lib_r, pool, target, prefi
     return False
 
 
+GO_ON = np.int64(-1)  # not a status: the case is exhausted without a stop, the caller goes on
+
+
+@njit(cache=True)
+def _items_then_tails(state, vis, first_size, last_size, total, level_start, level_end, kinds, lib_f, lib_r,
+                      pool, target, head, k, found, n_found, limits, stats):
+    """Programs ``h t`` from ``state``: a new item h of a = first_size..last_size tokens, then a stored
+    tail t of ``total - a`` tokens (at most the library's top), h written as piece ``k`` of ``head``.
+    Returns DONE when ``found`` is full, OUT_OF_TIME, or GO_ON."""
+    acc = np.empty(target.shape[0], np.uint64)
+    for a in range(first_size, last_size + 1):
+        for h in range(level_start[a], level_end[a]):
+            if kinds[h] > 1:  # only new items (primitives, loops) start a sequence
+                continue
+            stats[0] += 1
+            if _expired(limits, stats):
+                return OUT_OF_TIME
+            for w in range(target.shape[0]):
+                acc[w] = vis[w] | pool[lib_r[h, state], w]
+            _set_piece(head, k, PIECE_ENTRY, h, -1, -1, 0)
+            if _tails(np.int64(lib_f[h, state]), acc, total - a, level_start, level_end, lib_r, pool, target,
+                      head, found, n_found, stats):
+                return DONE
+    return GO_ON
+
+
+@njit(cache=True)
+def _pair_finals(state, vis, p, first_size, last_size, total, level_start, level_end, kinds, lib_f, lib_r,
+                 pool, target, prefix, found, n_found, stamp, stamp_counter, limits, stats):
+    """Final loops ``LOOP{[p] h t}`` from ``state``: h a new item of c = first_size..last_size tokens,
+    t a stored entry of ``total - c``, after the primitive p unless p is NO_SECOND.
+    Returns DONE when one completes the board and ``found`` is full, OUT_OF_TIME, or GO_ON."""
+    acc = np.empty(target.shape[0], np.uint64)
+    for c in range(first_size, last_size + 1):
+        for h in range(level_start[c], level_end[c]):
+            if kinds[h] > 1:
+                continue
+            for t in range(level_start[total - c], level_end[total - c]):
+                stats[0] += 1
+                if _expired(limits, stats):
+                    return OUT_OF_TIME
+                if p < 0:
+                    done = _final(state, vis, h, t, NO_SECOND, lib_f, lib_r, pool, target, prefix, found,
+                                  n_found, stamp, stamp_counter, acc)
+                else:
+                    done = _final(state, vis, p, h, t, lib_f, lib_r, pool, target, prefix, found, n_found,
+                                  stamp, stamp_counter, acc)
+                if done:
+                    return DONE
+    return GO_ON
+
+
 @njit(cache=True)
 def search_next(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, pool, target, prefix,
                 found, n_found, stamp, stamp_counter, limits, stats):
@@ -557,24 +609,13 @@ def search_next(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, po
     top + 1 - a tokens, or a final loop over a body of ``top`` tokens.
     Returns OUT_OF_TIME, or DONE (``found`` full or the level exhausted).
     """
-    words = target.shape[0]
-    acc = np.empty(words, np.uint64)
+    acc = np.empty(target.shape[0], np.uint64)
     k = prefix.shape[0]
     head = _with_piece(prefix)
-    for a in range(1, top + 1):
-        for h in range(level_start[a], level_end[a]):
-            if kinds[h] > 1:  # only new items (primitives, loops) start a sequence
-                continue
-            stats[0] += 1
-            if _expired(limits, stats):
-                return OUT_OF_TIME
-            for w in range(words):
-                acc[w] = vis[w] | pool[lib_r[h, state], w]
-            _set_piece(head, k, PIECE_ENTRY, h, -1, -1, 0)
-            next_state = np.int64(lib_f[h, state])
-            if _tails(next_state, acc, top + 1 - a, level_start, level_end, lib_r, pool, target, head,
-                      found, n_found, stats):
-                return DONE
+    status = _items_then_tails(state, vis, 1, top, top + 1, level_start, level_end, kinds, lib_f, lib_r, pool,
+                               target, head, k, found, n_found, limits, stats)
+    if status != GO_ON:
+        return status
     for b in range(level_start[top], level_end[top]):
         if kinds[b] == KIND_LOOP:  # LOOP{LOOP(n){c}} behaves as LOOP{c}, one token shorter
             continue
@@ -657,20 +698,10 @@ def search_next2(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, p
                              pool, target, head, found, n_found, stamp, stamp_counter, limits, stats)
         if status != DONE or n_found[0] >= found.shape[0]:
             return status
-    for a in range(2, top + 1):
-        for h in range(level_start[a], level_end[a]):
-            if kinds[h] > 1:
-                continue
-            stats[0] += 1
-            if _expired(limits, stats):
-                return OUT_OF_TIME
-            for w in range(words):
-                acc[w] = vis[w] | pool[lib_r[h, state], w]
-            _set_piece(head, k, PIECE_ENTRY, h, -1, -1, 0)
-            next_state = np.int64(lib_f[h, state])
-            if _tails(next_state, acc, top + 2 - a, level_start, level_end, lib_r, pool, target, head,
-                      found, n_found, stats):
-                return DONE
+    status = _items_then_tails(state, vis, 2, top, top + 2, level_start, level_end, kinds, lib_f, lib_r, pool,
+                               target, head, k, found, n_found, limits, stats)
+    if status != GO_ON:
+        return status
     # LOOP(n){b} with b of `top` tokens, then one primitive.
     for b in range(level_start[top], level_end[top]):
         if kinds[b] == KIND_LOOP:  # LOOP(n){LOOP(m){c}} is LOOP(nm){c}, one token shorter
@@ -682,18 +713,9 @@ def search_next2(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, p
                            target, prefix, found, n_found, stamp, stamp_counter, stats):
             return DONE
     # A final loop whose body is a new item of a tokens followed by a stored entry of top + 1 - a.
-    for a in range(1, top + 1):
-        for h in range(level_start[a], level_end[a]):
-            if kinds[h] > 1:
-                continue
-            for t in range(level_start[top + 1 - a], level_end[top + 1 - a]):
-                stats[0] += 1
-                if _expired(limits, stats):
-                    return OUT_OF_TIME
-                if _final(state, vis, h, t, NO_SECOND, lib_f, lib_r, pool, target, prefix, found, n_found,
-                          stamp, stamp_counter, acc):
-                    return DONE
-    return DONE
+    status = _pair_finals(state, vis, NO_SECOND, 1, top, top + 1, level_start, level_end, kinds, lib_f, lib_r,
+                          pool, target, prefix, found, n_found, stamp, stamp_counter, limits, stats)
+    return OUT_OF_TIME if status == OUT_OF_TIME else DONE
 
 
 @njit(cache=True)
@@ -825,27 +847,24 @@ def search_next3(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, p
                               lib_r, pool, target, head, found, n_found, stamp, stamp_counter, limits, stats)
         if status != DONE or n_found[0] >= found.shape[0]:
             return status
-    for a in range(2, stored_layer + 1):
-        rest = top + 3 - a
-        for h in range(level_start[a], level_end[a]):
-            if kinds[h] > 1:
-                continue
-            stats[0] += 1
-            if _expired(limits, stats):
-                return OUT_OF_TIME
-            for w in range(words):
-                acc[w] = vis[w] | pool[lib_r[h, state], w]
-            _set_piece(head, 0, PIECE_ENTRY, h, -1, -1, 0)
-            next_state = np.int64(lib_f[h, state])
-            if rest <= top:
-                if _tails(next_state, acc, rest, level_start, level_end, lib_r, pool, target, head, found,
-                          n_found, stats):
-                    return DONE
-            else:
-                status = search_next(next_state, acc, top, level_start, level_end, kinds, lib_f, lib_r, pool,
-                                     target, head, found, n_found, stamp, stamp_counter, limits, stats)
-                if status != DONE or n_found[0] >= found.shape[0]:
-                    return status
+    # A two-token item leaves top + 1 tokens (search_next); a larger one, a stored tail.
+    for h in range(level_start[2], level_end[2] if stored_layer >= 2 else level_start[2]):
+        if kinds[h] > 1:
+            continue
+        stats[0] += 1
+        if _expired(limits, stats):
+            return OUT_OF_TIME
+        for w in range(words):
+            acc[w] = vis[w] | pool[lib_r[h, state], w]
+        _set_piece(head, 0, PIECE_ENTRY, h, -1, -1, 0)
+        status = search_next(np.int64(lib_f[h, state]), acc, top, level_start, level_end, kinds, lib_f, lib_r,
+                             pool, target, head, found, n_found, stamp, stamp_counter, limits, stats)
+        if status != DONE or n_found[0] >= found.shape[0]:
+            return status
+    status = _items_then_tails(state, vis, 3, stored_layer, top + 3, level_start, level_end, kinds, lib_f,
+                               lib_r, pool, target, head, 0, found, n_found, limits, stats)
+    if status != GO_ON:
+        return status
     if virtual != 0:  # a layer loop first (entered once: its orbit's counts), then two tokens
         for b in range(level_start[top], level_end[top]):
             if kinds[b] == KIND_LOOP:  # LOOP(n){LOOP(m){c}} is LOOP(nm){c}
@@ -870,17 +889,10 @@ def search_next3(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, p
                     return DONE
     # The final loop over top + 2 tokens.
     for p in range(level_start[1], level_end[1]):
-        for c in range(1, top + 1):
-            for h in range(level_start[c], level_end[c]):
-                if kinds[h] > 1:
-                    continue
-                for t in range(level_start[top + 1 - c], level_end[top + 1 - c]):
-                    stats[0] += 1
-                    if _expired(limits, stats):
-                        return OUT_OF_TIME
-                    if _final(state, vis, p, h, t, lib_f, lib_r, pool, target, empty, found, n_found, stamp,
-                              stamp_counter, acc):
-                        return DONE
+        status = _pair_finals(state, vis, np.int64(p), 1, top, top + 1, level_start, level_end, kinds, lib_f,
+                              lib_r, pool, target, empty, found, n_found, stamp, stamp_counter, limits, stats)
+        if status != GO_ON:
+            return status
         for h in range(level_start[layer], level_end[layer] if virtual == 0 else level_start[layer]):
             stats[0] += 1
             if _expired(limits, stats):
@@ -888,17 +900,10 @@ def search_next3(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, p
             if _final(state, vis, p, h, no, lib_f, lib_r, pool, target, empty, found, n_found, stamp,
                       stamp_counter, acc):
                 return DONE
-    for c in range(2, stored_layer + 1):
-        for h in range(level_start[c], level_end[c]):
-            if kinds[h] > 1:
-                continue
-            for t in range(level_start[top + 2 - c], level_end[top + 2 - c]):
-                stats[0] += 1
-                if _expired(limits, stats):
-                    return OUT_OF_TIME
-                if _final(state, vis, h, t, no, lib_f, lib_r, pool, target, empty, found, n_found, stamp,
-                          stamp_counter, acc):
-                    return DONE
+    status = _pair_finals(state, vis, no, 2, stored_layer, top + 2, level_start, level_end, kinds, lib_f,
+                          lib_r, pool, target, empty, found, n_found, stamp, stamp_counter, limits, stats)
+    if status != GO_ON:
+        return status
     if virtual != 0:
         return _layer_finals(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, pool, target,
                              found, n_found, stamp, stamp_counter, count_cap, limits, stats)
