@@ -75,7 +75,9 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
     hole) is marked solvable (with a replay-verified solution) or impossible
     (proved by position classes or an exhaustive search). --time is per problem;
     --memory is shared by the problems that run at once (each gets MB / workers).
-    A board may have at most 2,000 problems (10x10 has 1,275).
+    A board may have at most 2,000 problems (10x10 has 1,275). Ctrl-C prints
+    the problems finished so far (the running ones with their status) and
+    exits 130.
     """
     from gridsolver.core.budget import per_worker_memory_mb
     from gridsolver.core.game import check_seed, check_workers, make_budget
