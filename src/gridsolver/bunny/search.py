@@ -430,12 +430,26 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
         optimal = stopped is None
         solutions = [fallback]
         if not optimal:
-            program = greedy_program(lib, board, deadline_ns=budget.deadline_ns())
-            greedy = None if program is None else verify(board, program)
-            if greedy is not None and greedy.tokens < fallback.tokens:
-                solutions = [greedy]
+            solutions = [_best_found(board, lib, fallback, budget)]
     return Outcome(solutions, exhausted, optimal, stopped, int(stats[0]), lib.size, lib.top,
                    lib.count_capped, lib.largest_count)
+
+
+def _best_found(board: Board, lib: Library, walk: Solution, budget: Budget) -> Solution:
+    """The shortest of the walk's and the greedy walk's programs, each also folded (repeated runs
+    written as loops, :mod:`gridsolver.bunny.fold`), every candidate verified by the simulator."""
+    from gridsolver.bunny.fold import absorb_tail, fold
+
+    candidates = [walk]
+    program = greedy_program(lib, board, deadline_ns=budget.deadline_ns())
+    greedy = None if program is None else verify(board, program)
+    if greedy is not None:
+        candidates.append(greedy)
+    for found in list(candidates):
+        folded = verify(board, absorb_tail(fold(found.finite)))
+        if folded is not None:
+            candidates.append(folded)
+    return min(candidates, key=lambda solution: solution.tokens)  # the first of equals: unfolded walk
 
 
 def library_bytes(budget: Budget) -> int:
