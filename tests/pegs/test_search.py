@@ -148,3 +148,18 @@ def test_pagoda_never_grows_under_a_jump(name):
         for a, b, c in rules.triples(board):
             assert weight[a] + weight[b] >= weight[c] - 1e-12
 
+
+
+def test_the_next_beam_centre_moves_toward_the_peg_left_farthest_out():
+    board = rules.random_board(10, 10, 0.5, 1000)
+    middle = solvers.centroid(board)
+    assert solvers.toward_stranded(board, [], middle) == middle  # no line yet: stay at the centroid
+    line = solvers.play_out(board, [])
+    last = rules.replay(board, line).peg_cells()
+    far = max(last, key=lambda c: (c[0] - middle[0]) ** 2 + (c[1] - middle[1]) ** 2)
+    r, c = solvers.toward_stranded(board, line, middle)
+    shift = solvers.BEAM_SHIFT
+    expected = (middle[0] + shift * (far[0] - middle[0]), middle[1] + shift * (far[1] - middle[1]))
+    assert (r, c) == pytest.approx(expected)
+    pair = board.with_pegs(1 << board.index((0, 0)) | 1 << board.index((0, 1)))
+    assert solvers.toward_stranded(pair, [((0, 0), (0, 2))], middle) == middle  # one peg left: none stranded

@@ -25,6 +25,7 @@ toward the start's empty hole, by the endgame tables).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import product
 
@@ -130,6 +131,7 @@ class PegBound:
     groups: int  # groups of holes that never exchange pegs and hold a peg at the start
     stuck: int  # pegs that can never move nor be jumped
     proof: str
+    pagoda: bool = False  # pagoda functions (linear programs) took part in the proof
 
 
 def reachable_holes(board: Board) -> int:
@@ -147,7 +149,9 @@ def reachable_holes(board: Board) -> int:
     return reach
 
 
-def fewest_pegs_bound(board: Board) -> PegBound:
+def fewest_pegs_bound(board: Board, reach: int | None = None,
+                      no_single: Callable[[list[tuple[int, int, int]], int, int], int] | None = None,
+                      reach_proof: str = "") -> PegBound:
     """A lower bound on the pegs any game from ``board`` leaves.
 
     Only jumps from and over holes that may ever hold a peg (:func:`reachable_holes`) can ever be
@@ -158,9 +162,15 @@ def fewest_pegs_bound(board: Board) -> PegBound:
     keeps at least as many pegs as the lightest nonempty position of that class; the bound sums the
     groups. On the 41-hole diamond with its centre empty this is 2: no single peg anywhere is in the
     start's class.
+
+    ``reach`` replaces :func:`reachable_holes` by a smaller proved superset (pagoda functions,
+    :func:`gridsolver.pegs.pagoda.pagoda_bound`; ``reach_proof`` says how it was shown); a jump into
+    a hole outside it never happens either. ``no_single(jumps, holes, pegs)``
+    may show that a group whose class allows one peg cannot end at one peg (the number of pagodas
+    that show it, else 0): the group then keeps at least two.
     """
-    reach = reachable_holes(board)
-    usable = [(a, b, c) for a, b, c in triples(board) if reach >> a & 1 and reach >> b & 1]
+    reach = reachable_holes(board) if reach is None else reach
+    usable = [(a, b, c) for a, b, c in triples(board) if reach >> a & 1 and reach >> b & 1 and reach >> c & 1]
     parent: dict[int, int] = {}
 
     def root(x: int) -> int:
@@ -183,7 +193,7 @@ def fewest_pegs_bound(board: Board) -> PegBound:
     for jump in usable:
         jumps_of.setdefault(root(jump[0]), []).append(jump)
     stuck = sum(1 for i in bit_indices(board.pegs) if i not in parent)
-    total, groups, light = stuck, 0, 0
+    total, groups, light, by_pagoda = stuck, 0, 0, 0
     for r, holes in members.items():
         pegs = board.pegs & holes
         if not pegs:
@@ -191,12 +201,17 @@ def fewest_pegs_bound(board: Board) -> PegBound:
         groups += 1
         least = _lightest_in_class(board, jumps_of[r], holes, pegs)
         light += least > 1
+        if least == 1 and no_single is not None and no_single(jumps_of[r], holes, pegs):
+            least, by_pagoda = 2, by_pagoda + 1
         total += least
     proof = (f"position classes: {groups} group(s) of holes that never exchange pegs"
+             + (f" ({reach_proof})" if reach_proof else "")
              + (f", {stuck} peg(s) that can never move" if stuck else "")
              + (f", {light} group(s) whose start class holds no position of fewer pegs" if light else "")
+             + (f", {by_pagoda} group(s) where pagoda functions rule out a single peg in every hole"
+                if by_pagoda else "")
              + f": at least {total} peg(s) stay")
-    return PegBound(total, groups, stuck, proof)
+    return PegBound(total, groups, stuck, proof, pagoda=bool(reach_proof or by_pagoda))
 
 
 def _lightest_in_class(board: Board, jumps: list[tuple[int, int, int]], holes: int, pegs: int) -> int:

@@ -242,6 +242,10 @@ def _solve_jumps(board: Board, budget: Budget, seed: int, note: Callable[[str], 
         proof = (f"exhaustive depth-first search under {len(perms)} symmetries with a table of explored "
                  "positions")
         return "optimal", best, proof, nodes, None, extra
+    bound = _pagoda_bound(board, bound, best, budget, extra)
+    goal = board.peg_count - bound.pegs
+    if len(best) >= goal:
+        return "optimal", best, _bound_proof(board, bound), nodes, None, extra
     if note:
         note(f"best {board.peg_count - len(best)} pegs left (depth-first phase)")
     code, beam_best, beam_nodes, width = _widening_beam(board, layout, budget, seed, nodes, best, note,
@@ -255,6 +259,40 @@ def _solve_jumps(board: Board, budget: Budget, seed: int, note: Callable[[str], 
         return "optimal", best, _bound_proof(board, bound), nodes, None, extra
     stopped = "nodes" if budget.nodes is not None and nodes >= budget.nodes else "time"
     return "best-found", best, "", nodes, stopped, extra
+
+
+PAGODA_SHARE = 0.1  # of --time: the most the pagoda bound may take (at most PAGODA_MAX_S)
+PAGODA_MAX_S = 10.0
+PAGODA_NO_TIME_S = 5.0  # the cap when the budget has no time limit (nodes only)
+
+
+def _pagoda_bound(board: Board, bound: PegBound, best: list[Jump], budget: Budget,
+                  extra: dict[str, object]) -> PegBound:
+    """The fewest-pegs bound again, strengthened by pagoda functions (:mod:`gridsolver.pegs.pagoda`).
+
+    Run once the first phase has a line (its holes are known to fill, its last pegs are tried first
+    as single survivors) and only when that line leaves more pegs than ``bound``; linear programs take
+    at most a tenth of the time (PAGODA_NO_TIME_S with a node budget only). Keeps ``bound`` when the
+    pagodas prove no more.
+    """
+    from gridsolver.pegs import pagoda
+
+    if board.peg_count - len(best) <= bound.pegs:
+        return bound
+    remaining = budget.remaining_s()
+    seconds = PAGODA_NO_TIME_S if budget.time_s is None else min(PAGODA_SHARE * budget.time_s, PAGODA_MAX_S)
+    seconds = seconds if remaining is None else min(seconds, remaining)
+    filled, position = board.pegs, board
+    for jump in best:
+        position = rules.apply(position, jump)
+        filled |= position.pegs
+    started = time.perf_counter()
+    stronger = pagoda.pagoda_bound(board, filled, rules.bit_indices(position.pegs), seconds)
+    extra["pagoda_bound_s"] = round(time.perf_counter() - started, 2)
+    if stronger.pegs > bound.pegs:
+        extra["fewest_pegs_possible"] = stronger.pegs
+        return stronger
+    return bound
 
 
 def _bound_proof(board: Board, bound: PegBound) -> str:
@@ -390,19 +428,48 @@ BEAM_MOBILITY_WEIGHT = 0.3  # per legal jump of a pooled candidate (kernels.beam
 BEAM_POOL = 16  # candidates ranked again by their jumps, per beam slot
 
 
-def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used_nodes: int,
-                   known: list[Jump], note: Callable[[str], None] | None = None, goal: int | None = None):
-    """Beam searches of width 8, 16, 32, ... until one peg (or ``goal`` jumps), the budget or the
-    memory bound.
+BEAM_SHIFT = 0.7  # of the way from the board's centroid to the peg a run stranded farthest from it
 
-    ``known`` is the best line found before (only used for progress notes)."""
-    from gridsolver.pegs import kernels
 
-    cr, cc = centroid(board)
+def spread(board: Board, layout: Layout, centre: tuple[float, float]) -> np.ndarray:
+    """The beam's spread term per hole: squared distance to ``centre``, scaled to the board's area."""
+    cr, cc = centre
     scale = BEAM_SPREAD_WEIGHT / max(1.0, (board.rows * board.cols) / 4.0)
     phi = np.zeros(layout.words * 64, dtype=np.float64)
     for r, c in board.hole_cells():
         phi[board.index((r, c))] = scale * ((r - cr) ** 2 + (c - cc) ** 2)
+    return phi
+
+
+def toward_stranded(board: Board, line: list[Jump], middle: tuple[float, float]) -> tuple[float, float]:
+    """A centre for the next beam run: BEAM_SHIFT of the way from ``middle`` to the peg farthest from it
+    where ``line`` ends.
+
+    The beam gathers the pegs toward its centre, so a peg far from it (on sparse random boards, often
+    in a corner) is left for last and then has no partner to leave with. Measured on the density-0.5
+    sweep boards (issue 19): 20x20 and 30x30 end at 2 pegs with every width centred on the centroid,
+    each time with the same corner peg left, and at one peg at width 64-128 centred about 0.7 of
+    the way toward it. Each width runs centred on the centroid, then on this centre.
+    """
+    last = rules.replay(board, line).peg_cells() if line else []
+    if len(last) <= 1:
+        return middle
+    far = max(last, key=lambda cell: (cell[0] - middle[0]) ** 2 + (cell[1] - middle[1]) ** 2)
+    return (middle[0] + BEAM_SHIFT * (far[0] - middle[0]), middle[1] + BEAM_SHIFT * (far[1] - middle[1]))
+
+
+def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used_nodes: int,
+                   known: list[Jump], note: Callable[[str], None] | None = None, goal: int | None = None):
+    """Beam searches of width 8, 16, 32, ... until one peg (or ``goal`` jumps), the budget or the
+    memory bound; each width runs centred on the centroid, then toward the peg that run left
+    farthest out (:func:`toward_stranded`).
+
+    ``known`` is the best line found before (only used for progress notes)."""
+    from gridsolver.pegs import kernels
+
+    middle = centroid(board)
+    centre = middle
+    phi = spread(board, layout, centre)
     start = layout.to_words(board.pegs)
     memory = budget.memory_bytes() or (8 << 30)
     best: list[Jump] = []
@@ -419,23 +486,31 @@ def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used
         started = time.perf_counter()
         widest = max(widest, width)
         code = kernels.beam(start, layout.holes, layout.offsets, layout.zobrist, phi, BEAM_ISOLATED_WEIGHT,
-                            width, 0.5, (seed * 1000 + run) % 2**63, budget.node_limit() - used_nodes - nodes,
+                            width, 0.5, (seed * 1000 + run + (500 if centre != middle else 0)) % 2**63,
+                            budget.node_limit() - used_nodes - nodes,
                             budget.deadline_ns(), best_path, stats, BEAM_POOL, BEAM_MOBILITY_WEIGHT)
         nodes += int(stats[0])
-        if int(stats[1]) > len(best):
-            best = [layout.decode(c) for c in best_path[:int(stats[1])]]
+        line = [layout.decode(c) for c in best_path[:int(stats[1])]]
+        if len(line) > len(best):
+            best = line
         if note:
             left = board.peg_count - max(len(best), len(known))
             note(f"best {left} pegs left (beam width {width})")
         if code == kernels.FOUND or (goal is not None and len(best) >= goal):
             break
+        # each width runs twice: centred on the centroid as before (same noise), then toward the peg
+        # that run stranded (its own noise)
+        centre = middle if centre != middle else toward_stranded(board, line, middle)
+        phi = spread(board, layout, centre)
+        if centre != middle:
+            continue
+        run += 1
         # a run's time grows about linearly with the width: double it while the next run fits in
         # the time left, else take the widest that should still finish
         took = max(time.perf_counter() - started, 1e-3)
         remaining = budget.remaining_s()
         fits = max_width if remaining is None else int(width * 0.85 * remaining / took)
         width = max(8, min(2 * width, fits, max_width))
-        run += 1
     return code, best, nodes, widest
 
 
