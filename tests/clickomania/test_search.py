@@ -34,10 +34,11 @@ def test_large_clearable_board_is_cleared_by_the_beam():
 
 def test_large_board_restarts_keep_part_of_the_best_game_and_still_replay():
     # a random 6-colour board is (almost surely) not cleared: the solver restarts beams, some from
-    # partway along its best game, until the time is up; the joined sequences must replay to the score
+    # partway along its best game (restarts and tail beams), until the node budget is used; the
+    # joined sequences must replay to the score
     board = random_board(30, 20, 6, seed=4)
-    result = clickomania.solve(board, time=4)
-    assert result.details["beam_runs"] >= 4 and result.verified
+    result = clickomania.solve(board, time=60, nodes=1_000_000)
+    assert result.details["beam_runs"] >= 4 and result.verified and result.stopped == "nodes"
     replayed = rules.replay(board, result.solution)
     assert replayed.game_over and replayed.cells_left == result.score
 
@@ -50,3 +51,28 @@ def test_restart_plan_mixes_narrow_restarts_with_wider_beams():
     assert [p[0] for p in plans if p[0] > RESTART_WIDTH] == [RESTART_WIDTH << k for k in range(1, 5)]
     assert len({p[1] for p in plans}) == len(plans)  # every run its own tie-breaks
     assert {p[2] for p in plans} == set(KEEP_SHARES)
+
+
+def test_tail_beam_on_the_cropped_board_returns_a_whole_game_that_replays():
+    # a tail beam replays part of a game, crops the board to its occupied part and maps its moves back:
+    # on a ragged board (columns of mixed heights) the crop is smaller than the board both ways
+    import numpy as np
+
+    from gridsolver.clickomania.kernels.groups import index_to_move, to_cells, zobrist_table
+    from gridsolver.clickomania.search import _beam_from, _play, _tail_start
+
+    board = clearable_board(30, 20, 5, seed=3, style="ragged").board
+    cells, n = to_cells(board.grid), board.width * board.height
+    zob, no_limit = zobrist_table(n), 1 << 62
+    _, first, _, _ = _beam_from(cells, board.width, board.height, zob, np.zeros(0, np.int32), 1, 0, (0, 0),
+                                no_limit, no_limit)
+    kept = _tail_start(cells, board.width, board.height, first, 150)
+    assert 0 < kept < first.shape[0]
+    assert (_play(cells, board.width, board.height, first[:kept]) >= 0).sum() <= 150
+    assert (_play(cells, board.width, board.height, first[:kept - 1]) >= 0).sum() > 150
+    for tie_seed in (0, 5):
+        value, game, _, done = _beam_from(cells, board.width, board.height, zob, first[:kept], 8, tie_seed,
+                                          (30, 500), no_limit, no_limit)
+        assert done and game is not None and np.array_equal(game[:kept], first[:kept])
+        replayed = rules.replay(board, [index_to_move(i, board.height) for i in game])
+        assert replayed.game_over and replayed.cells_left == value

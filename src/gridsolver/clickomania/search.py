@@ -4,8 +4,10 @@ Clickomania (fewest cells left): a beam search gives a first answer fast; on
 boards of at most :data:`EXACT_MAX_CELLS` cells (beams of growing width) a
 depth-first branch and bound with a transposition table then either
 improves it or proves it best. Larger boards get restarts of narrow beams
-with random tie-breaks, and now and then a wider one, until the board is
-cleared or the time runs out (:func:`restart_plan`). (SameGame's solver is
+with random tie-breaks, and now and then a wider one, each failed one followed
+by wider *tail beams* that replay its game to a few hundred cells left and
+search on from there (:data:`TAILS`), until the board is cleared or the time
+runs out (:func:`restart_plan`). (SameGame's solver is
 :mod:`gridsolver.samegame.search`.)
 
 Every sequence is replayed under :mod:`.rules` before it is reported.
@@ -18,7 +20,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gridsolver.clickomania.kernels.beam import CLEAR_PIECE_WEIGHT, CLEAR_SINGLE_WEIGHT, clear_beam
+from gridsolver.clickomania.kernels.beam import (
+    CLEAR_PIECE_WEIGHT,
+    CLEAR_SINGLE_WEIGHT,
+    clear_beam,
+    crop_board,
+)
 from gridsolver.clickomania.kernels.exact import exact_search_growing
 from gridsolver.clickomania.kernels.groups import (
     EMPTY,
@@ -45,6 +52,11 @@ FIRST_TABLE_SLOTS = 1 << 16  # the exact search's table starts at 512 KB and gro
 RESTART_WIDTH = 2  # the width of most restarts on large boards
 WIDE_EVERY = 4  # every this many restarts, one wider beam (4, 8, 16, ...): some boards need width
 KEEP_SHARES = (0.0, 0.25, 0.5)  # restarts keep this share of the best beam's moves, in turn
+# after a large board's restart fails, wider beams replay its game up to this many cells left and
+# search on from there: (cells left, beam width). Failed width-2 games of 50 x 50 boards were often
+# still clearable at 100-300 cells left and lost the clear shortly before their endgames began.
+TAILS = ((800, 16), (600, 16), (400, 16))
+TAIL_ENDGAME = (60, 5_000)  # a tail beam's endgames: (cells left, nodes)
 
 
 def restart_plan(run: int) -> tuple[int, int, float]:
@@ -95,6 +107,62 @@ def _random_game(cells: np.ndarray, width: int, height: int) -> _Best:
     return _Best(int((board != EMPTY).sum()), path_to_moves(path, length, height))
 
 
+def _play(cells: np.ndarray, width: int, height: int, moves: np.ndarray) -> np.ndarray:
+    """The board after the kernel ``moves``."""
+    board = cells.copy()
+    stack = np.empty(width * height, np.int32)
+    for move in moves:
+        remove_at(board, width, height, int(move), stack)
+    return board
+
+
+def _tail_start(cells: np.ndarray, width: int, height: int, game: np.ndarray, left: int) -> int:
+    """How many moves of ``game`` are played when at most ``left`` cells are first left (its length
+    when never)."""
+    board = cells.copy()
+    stack = np.empty(width * height, np.int32)
+    cells_left = int((board != EMPTY).sum())
+    for k, move in enumerate(game):
+        if cells_left <= left:
+            return k
+        cells_left -= int(remove_at(board, width, height, int(move), stack))
+    return int(game.shape[0])
+
+
+def _tails(cells: np.ndarray, width: int, height: int, game: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """The tail beams (:data:`TAILS`) to run after the failed restart ``game``: (width, moves kept)."""
+    out = []
+    for left, tail_width in TAILS:
+        kept = _tail_start(cells, width, height, game, left)
+        if 0 < kept < game.shape[0]:
+            out.append((tail_width, game[:kept]))
+    return out
+
+
+def _beam_from(cells: np.ndarray, width: int, height: int, zob: np.ndarray, prefix: np.ndarray,
+               beam_width: int, tie_seed: int, endgame: tuple[int, int], deadline: int,
+               node_limit: int) -> tuple[int, np.ndarray | None, int, bool]:
+    """A clearing beam after the kernel moves ``prefix``, on the occupied part of the board (a board
+    near its end is small, so a wide beam costs little).
+
+    Returns (fewest cells left, the whole game from the start (kernel moves) or None when the beam
+    reached no game end, nodes, finished)."""
+    board = _play(cells, width, height, prefix)
+    crop = np.empty(width * height, np.int8)
+    cw, ch = crop_board(board, width, height, crop)
+    if cw == 0:
+        return 0, prefix, 0, True
+    path = np.zeros(max(cw * ch, 1), np.int32)
+    value, length, used, done = clear_beam(crop[:cw * ch].copy(), cw, ch, zob, beam_width, deadline,
+                                           node_limit, path, endgame[0], endgame[1], CLEAR_SINGLE_WEIGHT,
+                                           CLEAR_PIECE_WEIGHT, tie_seed)
+    if length < 0:
+        return int(value), None, int(used), bool(done)
+    cols = path[:length] // ch
+    tail = (cols * height + path[:length] - cols * ch).astype(np.int32)  # back to the full board's cells
+    return int(value), np.concatenate((prefix, tail)), int(used), bool(done)
+
+
 def solve_clickomania(board: Board, budget: Budget, label: str = "board") -> Result:
     """Clear ``board`` or find the fewest cells left, proving it when the search is exhausted."""
     width, height = board.width, board.height
@@ -117,27 +185,29 @@ def solve_clickomania(board: Board, budget: Budget, label: str = "board") -> Res
     # Phase 1: beams (anytime: each finished beam may improve the best). Small boards: growing
     # widths, then the exact search; large boards: restarts (restart_plan).
     beam_path = np.zeros(0, np.int32)  # kernel moves of the best beam game so far (large boards)
+    base_runs = 0
+    tails: list[tuple[int, np.ndarray]] = []  # (width, moves kept) of the tail beams still to run
     while best.value > 0:
-        tie_seed, start, kept = 0, cells, 0
-        if not small:
-            beam_width, tie_seed, share = restart_plan(runs)
-            beam_width = min(cap, beam_width)
-            kept = int(share * beam_path.shape[0])
-            if kept > 0:
-                start = cells.copy()
-                stack = np.empty(width * height, np.int32)
-                for move in beam_path[:kept]:
-                    remove_at(start, width, height, int(move), stack)
-        value, length, used, done = clear_beam(start, width, height, zob, beam_width,
-                                               interrupt.capped(beam_deadline), budget.node_limit() - nodes,
-                                               path, ENDGAME_CELLS, ENDGAME_NODES, CLEAR_SINGLE_WEIGHT,
-                                               CLEAR_PIECE_WEIGHT, tie_seed)
+        tie_seed, prefix, endgame = 0, beam_path[:0], (ENDGAME_CELLS, ENDGAME_NODES)
+        tail = not small and bool(tails)
+        if tail:
+            beam_width, prefix = tails.pop(0)
+            tie_seed, endgame = runs + 1, TAIL_ENDGAME
+        elif not small:
+            beam_width, tie_seed, share = restart_plan(base_runs)
+            base_runs += 1
+            prefix = beam_path[:int(share * beam_path.shape[0])]
+        value, game, used, done = _beam_from(cells, width, height, zob, prefix, min(cap, beam_width),
+                                             tie_seed, endgame, interrupt.capped(beam_deadline),
+                                             budget.node_limit() - nodes)
         nodes += used
         runs += 1
-        if length >= 0 and value <= best.value:
+        if game is not None and value <= best.value:
             # a tie replaces the path too: restarts then keep part of a game not yet tried
-            beam_path = np.concatenate((beam_path[:kept], path[:length]))
-            best = _Best(int(value), path_to_moves(beam_path, beam_path.shape[0], height))
+            beam_path = game
+            best = _Best(value, path_to_moves(beam_path, beam_path.shape[0], height))
+        if not small and not tail and game is not None and value > 0:
+            tails = _tails(cells, width, height, game)
         if not done or (small and (beam_width >= cap or beam_width >= 64)):
             break
         if used == 0 or best.value <= root_dead:  # no move at all, or nothing left to improve

@@ -34,7 +34,7 @@ ENDGAME_MAX_AREA = 400
 
 
 @njit(cache=True)
-def _crop(cells, width, height, out):
+def crop_board(cells, width, height, out):
     """Copy the occupied bottom-left rectangle of a settled board into ``out``; returns its size."""
     used = 0
     top = 0
@@ -67,7 +67,7 @@ def _endgame(s, width, height, zob, best, deadline_ns, endgame_nodes, crop, tabl
     bound; a game end it finds below ``best`` is written whole into ``best_path``.
 
     Returns (value, moves after ``depth`` or -1, nodes used, 1 when the search finished)."""
-    cw, ch = _crop(s, width, height, crop)
+    cw, ch = crop_board(s, width, height, crop)
     if cw * ch > ENDGAME_MAX_AREA:
         return best, -1, 0, 0
     table[:] = 0
