@@ -80,7 +80,13 @@ class Variant:
       "never step" (the champion's kind 3 covers dy -4..3);
     - ``plain_far_teleports``: kind-3 codes of a jump with dy -4 or 3 (which
       the search can hardly use: the landing is off the view or on its
-      border) mean "plain".
+      border) mean "plain";
+    - ``doubt``: how often a rat doubts its beliefs about the colours its
+      best steps enter and replans as if they were "never step", sliding
+      along the barrier if that boxes it in (``champion.choose_doubting``:
+      a rat pushing into a wall it believes plain walks around it);
+    - ``doubt_bit``: only rats whose genome bit 99 (unused by the champion)
+      is set doubt, so selection decides per track whether doubting pays.
     """
 
     wander: float = 1 / 24
@@ -88,6 +94,8 @@ class Variant:
     plain_from_avoid: int = 0
     short_teleports: bool = False
     plain_far_teleports: bool = False
+    doubt: float = 0.0
+    doubt_bit: bool = False
 
     def decode(self) -> np.ndarray:
         from gridsolver.ratrace.players import champion as ch
@@ -118,13 +126,16 @@ VARIANTS: dict[str, Variant] = {
     "fewer-avoid": Variant(plain_from_avoid=4),
     "no-avoid": Variant(plain_from_avoid=7),
     "lean": Variant(plain_from_avoid=4, plain_far_teleports=True),
+    "doubt8": Variant(doubt=1 / 8),
+    "doubt4": Variant(doubt=1 / 4),
+    "doubt8-bit": Variant(doubt=1 / 8, doubt_bit=True),
 }
 
 
-def make_player(decode: np.ndarray, wander: float) -> Any:
-    """A numba player playing the champion's rule with another decoding and wander rate.
+def make_player(decode: np.ndarray, wander: float, doubt: float = 0.0, doubt_bit: bool = False) -> Any:
+    """A numba player playing the champion's rule with other parameters (see :class:`Variant`).
 
-    Both are frozen into the compiled function as constants, so a variant
+    They are frozen into the compiled function as constants, so a variant
     runs as fast as the champion. Defined here, outside the package, on
     purpose: the controller caches the game loop of a package player on
     disk, and cached loops of two closures from one factory can call each
@@ -140,11 +151,24 @@ def make_player(decode: np.ndarray, wander: float) -> Any:
     if table.shape != (64, 3):
         raise ValueError(f"decode must have shape (64, 3), not {table.shape}")
 
-    @njit
-    def variant(view: np.ndarray, genome: np.ndarray) -> tuple[int, int]:
-        return ch.draw(ch.choose_decoded(view, genome, table, np.random.random() < rate))
+    if doubt <= 0:  # the champion's draws exactly: one random number, then the move
+        @njit
+        def variant(view: np.ndarray, genome: np.ndarray) -> tuple[int, int]:
+            return ch.draw(ch.choose_decoded(view, genome, table, np.random.random() < rate))
 
-    return variant
+        return variant
+    doubt_rate = float(doubt)
+    every_rat = not doubt_bit
+
+    @njit
+    def doubting(view: np.ndarray, genome: np.ndarray) -> tuple[int, int]:
+        wander = np.random.random() < rate
+        doubts = np.random.random() < doubt_rate
+        if not every_rat:
+            doubts = doubts and (genome[1] >> np.uint64(35)) & np.uint64(1) == np.uint64(1)
+        return ch.draw(ch.choose_doubting(view, genome, table, wander, doubts))
+
+    return doubting
 
 
 def pairs(first: int, tracks: int, games: int) -> Iterator[tuple[int, int]]:
@@ -165,7 +189,8 @@ def play_one(name: str, track_seed: int, game_seed: int, turns: int) -> dict[str
 
     if name not in _PLAYERS:
         variant = VARIANTS[name]
-        _PLAYERS[name] = Player(name, make_player(variant.decode(), variant.wander), "numba")
+        made = make_player(variant.decode(), variant.wander, variant.doubt, variant.doubt_bit)
+        _PLAYERS[name] = Player(name, made, "numba")
     game = play_on_track(_PLAYERS[name], generate_track(track_seed), game_seed, turns)
     return {"v": name, "track": track_seed, "game": game_seed, "turns": turns,
             "points": int(game.points), "alive": int(game.alive), "moves": int(game.rat_moves),

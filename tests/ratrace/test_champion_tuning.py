@@ -115,6 +115,8 @@ def test_named_variants_change_only_what_they_say():
     kinds = [int(short[3 | (p << 2), 0]) for p in range(16)]
     assert kinds == [ch.KIND_TELEPORT] * 10 + [ch.KIND_AVOID] * 6
     assert {int(short[3 | (p << 2), 2]) for p in range(10)} == {-2, -1, 0, 1, 2}
+    for name in ("doubt8", "doubt4", "doubt8-bit"):  # the rule changes, not the decoding
+        assert np.array_equal(VARIANTS[name].decode(), base)
 
 
 def test_pairs_and_paired_ratio():
@@ -123,3 +125,18 @@ def test_pairs_and_paired_ratio():
     doubled = {k: 2 * p for k, p in reference.items()}
     assert "ratio 2.00 (2.00-2.00)" in summary(doubled, reference)
     assert "take-off  33.3%  at 1-2  33.3%  geometric mean      21.5" in summary(reference, None)
+
+
+@pytest.mark.slow
+def test_rule_variants_play_reproducible_games_of_their_own():
+    # A doubting variant draws extra random numbers: same pair, same game; not the champion's.
+    track = generate_track(5)
+    own = play_on_track(as_player("champion"), track, 12, 400)
+    for name in ("doubt8", "doubt8-bit"):
+        variant = VARIANTS[name]
+        games = []
+        for _ in range(2):
+            made = make_player(variant.decode(), variant.wander, variant.doubt, variant.doubt_bit)
+            game = play_on_track(Player(name, made, "numba"), track, 12, 400)
+            games.append((game.points, game.alive, game.rat_moves))
+        assert games[0] == games[1] != (own.points, own.alive, own.rat_moves)

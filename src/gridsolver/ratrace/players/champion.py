@@ -36,7 +36,9 @@ lethal: a genome that distrusts too many colours would otherwise freeze its
 rats, and a rat that tries teaches the population.
 
 :func:`plan` (numba) and :func:`plan_reference` (plain Python) compute the
-same move masks; :func:`champion` draws a move from them. This module
+same move masks; :func:`champion` draws a move from them. :func:`choose_doubting`
+is a tuning variant, not the champion's rule (``benchmarks/tune_ratrace_champion.py``):
+now and then a rat replans as if the colour it is about to enter were "never step". This module
 imports numba: import it only where the game runs.
 """
 
@@ -364,6 +366,65 @@ def choose_decoded(view: np.ndarray, genome: np.ndarray, decode: np.ndarray, wan
     if wander:
         return safe
     return best
+
+
+@njit(cache=True)
+def with_belief(genome: np.ndarray, colour: int, code: int) -> np.ndarray:
+    """A copy of ``genome`` whose chunk for ``colour`` holds the 6-bit ``code``."""
+    changed = genome.copy()
+    for k in range(BITS_PER_COLOUR):
+        bit = BITS_PER_COLOUR * colour + k
+        one = np.uint64(1) << np.uint64(bit & 63)
+        if (code >> k) & 1:
+            changed[bit >> 6] |= one
+        else:
+            changed[bit >> 6] &= ~one
+    return changed
+
+
+@njit(cache=True)
+def _first_code(decode: np.ndarray, kind: int) -> int:
+    """The first 6-bit code ``decode`` reads as ``kind`` (-1: none)."""
+    for code in range(decode.shape[0]):
+        if decode[code, 0] == kind:
+            return code
+    return -1
+
+
+_SLIDE_BIT = np.uint64(1 << 33)  # genome bit 97 (word 1, bit 33): slide when boxed in
+
+
+@njit(cache=True)
+def choose_doubting(view: np.ndarray, genome: np.ndarray, decode: np.ndarray, wander: bool,
+                    doubting: bool) -> int:
+    """:func:`choose_decoded`, except on a ``doubting`` turn (a tuning variant, not the champion's rule).
+
+    On such a turn the rat draws one of its best steps and doubts the colour it
+    enters: it replans with a genome that calls that colour "never step" and
+    slides (bit 97) when boxed in, and takes any believed-safe step if even that
+    finds nothing. A memoryless rat pushing into a wall it believes plain cannot
+    tell it is stuck; doubting now and then walks it around the wall without
+    waiting for the population to learn it. The colour the rat stands on is
+    never doubted: it is surely no wall and not lethal.
+    """
+    best, safe, bold = plan_decoded(view, genome, decode)
+    if best == 0:
+        return bold if bold else safe
+    if wander:
+        return safe
+    if not doubting:
+        return best
+    avoid_code = _first_code(decode, KIND_AVOID)
+    if avoid_code < 0:
+        return best
+    dx, dy = draw(best)
+    colour = view[dy + 2, dx + 2]
+    if colour == view[2, 2]:
+        return 1 << ((dy + 1) * 3 + dx + 1)
+    doubter = with_belief(genome, colour, avoid_code)
+    doubter[1] |= _SLIDE_BIT
+    detour = plan_decoded(view, doubter, decode)[0]
+    return detour if detour else safe
 
 
 @njit(cache=True)
