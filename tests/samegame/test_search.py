@@ -1,9 +1,17 @@
 
 """The SameGame solver's answers: every method returns a game that replays to its score."""
 
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from gridsolver import samegame
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
+from gridsolver.clickomania.kernels.groups import to_cells
+from gridsolver.samegame import search
+
+from ..clickomania.helpers import boards, cell_index
 
 
 def test_samegame_methods_all_return_verified_games():
@@ -12,3 +20,29 @@ def test_samegame_methods_all_return_verified_games():
         result = samegame.solve(board, time=1, workers=1, method=method, penalty=True)
         assert result.verified
         assert rules.replay(board, result.solution, penalty=True).score == result.score
+
+
+@settings(max_examples=40, deadline=None)
+@given(boards(max_side=6), st.integers(0, 10**6), st.booleans())
+def test_line_points_scores_a_game_like_the_rules(b, seed, penalty):
+    """search.line_points (kernels) against the plain-Python replay, on a random game to its end."""
+    rng = np.random.default_rng(seed)
+    board, moves = b, []
+    while legal := [rules.canonical(g) for g in rules.groups(board) if len(g) >= 2]:
+        moves.append(legal[rng.integers(len(legal))])
+        board = rules.apply(board, moves[-1])
+    seq = np.array([cell_index(m, b.height) for m in moves], np.int32)
+    assert (search.line_points(to_cells(b.grid), b.width, b.height, seq, penalty)
+            == rules.replay(b, moves, penalty=penalty).score)
+
+
+def test_nrpa_aims_at_clearing_but_reports_the_plain_score(monkeypatch):
+    """NRPA searches with the end penalty as its objective (NRPA_GUIDE_PENALTY); the answer is scored
+    by the rules asked for, and on a node budget it is the same game every run."""
+    board = random_board(9, 9, 4, seed=11)
+    runs = [samegame.solve(board, nodes=3000, workers=1, seed=2) for _ in range(2)]
+    assert runs[0].solution == runs[1].solution and runs[0].score == runs[1].score
+    assert runs[0].verified and rules.replay(board, runs[0].solution).score == runs[0].score
+    monkeypatch.setattr(search, "NRPA_GUIDE_PENALTY", False)
+    plain = samegame.solve(board, nodes=3000, workers=1, seed=2)
+    assert plain.verified and plain.solution != runs[0].solution  # the guide changes what NRPA plays
