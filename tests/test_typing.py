@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from gridsolver.games import GAMES
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "gridsolver"
@@ -20,6 +22,7 @@ def public_modules() -> list[str]:
     return [str(f) for f in files]
 
 
+@pytest.mark.slow  # mypy takes 10 s; CI runs it with the slow tests
 def test_public_api_passes_mypy_strict():
     done = subprocess.run([sys.executable, "-m", "mypy", *public_modules()], capture_output=True, text=True,
                           cwd=SRC.parents[1], timeout=600)

@@ -23,6 +23,7 @@ def big_memory_mb() -> float:
     return min(8192.0, machine_memory_mb() / 2)
 
 
+@pytest.mark.slow  # 8 s cold: the default suite keeps the other budget tests
 def test_published_arrays_follow_the_positions_met_not_the_budget():
     board = named("english")
     small = pegs.solve(board, strategy="published", nodes=20_000, memory=64, seed=3)

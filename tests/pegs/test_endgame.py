@@ -55,8 +55,12 @@ def test_a_set_too_small_grows_and_the_layer_comes_out_the_same():
     assert big.pegs == 7
 
 
-@pytest.mark.parametrize(("name", "vacancy", "finish"), [("4x5", (0, 0), (3, 4)), ("4x5", (1, 1), (1, 1)),
-                                                           ("4x5", (0, 1), (2, 3)), ("4x4", (0, 1), (3, 1))])
+SLOW_4X5 = pytest.mark.slow  # 4x5 cases take 4-5 s each cold: the default suite runs the smaller boards
+
+
+@pytest.mark.parametrize(("name", "vacancy", "finish"), [
+    pytest.param("4x5", (0, 0), (3, 4), marks=SLOW_4X5), pytest.param("4x5", (1, 1), (1, 1), marks=SLOW_4X5),
+    pytest.param("4x5", (0, 1), (2, 3), marks=SLOW_4X5), ("4x4", (0, 1), (3, 1))])
 def test_the_endgame_holds_exactly_the_reachable_positions_that_can_finish(name, vacancy, finish):
     board = vacated(named(name), vacancy)
     ending = endgame.Endgame(board, finish)
@@ -82,7 +86,7 @@ def endgame_at_once(monkeypatch):
     monkeypatch.setattr(solvers, "ENDGAME_AFTER_NODES", 0)
 
 
-@pytest.mark.parametrize("name", ["4x5", "3x6", "4x4"])
+@pytest.mark.parametrize("name", [pytest.param("4x5", marks=SLOW_4X5), "3x6", "4x4"])
 def test_finish_searches_through_the_endgame_agree_with_brute_force(name, endgame_at_once):
     board = named(name)
     decided = {"optimal": 0, "impossible": 0}

@@ -38,6 +38,7 @@ def test_grown_rows_keep_their_values():
     assert grown.tolist() == [[0, 1], [2, 3], [4, 5], [0, 0], [0, 0]]
 
 
+@pytest.mark.slow  # 6 s cold
 def test_beam_line_replays_when_its_candidate_buffer_overflows():
     board = rules.random_board(30, 30, 0.7, seed=11)  # about 980 jumps from the start position
     layout = search.Layout.of(board)

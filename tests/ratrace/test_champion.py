@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
@@ -201,6 +202,7 @@ def test_best_and_safe_moves_never_enter_believed_lethal_cells(v, g):
             assert (dy + 2, dx + 2) not in lethal
 
 
+@pytest.mark.slow  # 5-10 s of games
 def test_champion_scores_more_than_colour_score_in_short_games():
     # One game is a lottery (a population takes off or not), so compare geometric means over
     # eight tracks (seeds 1-8, about 6 s).
