@@ -60,7 +60,7 @@ def test_greedy_answer_gives_way_to_the_deadline():
 
 def test_wrap_up_is_paid_from_the_budget():
     three = Budget(time_s=3)
-    assert search.wrap_up_reserve_ns(1_000_000, three) == 2_000_000  # twice the walk's verification
+    assert search.wrap_up_reserve_ns(1_000_000, three) == 4_000_000  # greedy, folding, 3 verifications
     assert search.wrap_up_reserve_ns(2_000_000_000, three) == 750_000_000  # at most a quarter of --time
     assert search.wrap_up_reserve_ns(2_000_000_000, Budget(time_s=None)) == 0
 

@@ -13,26 +13,34 @@ such a program to tens of tokens: still best-found, never a proof.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from gridsolver.bunny.rules import Loop, Program, Token, flatten, token_count
+from gridsolver.core.budget import NO_LIMIT
 
-#: Longest program folded (items at one level): the run search takes about N^2/2 comparisons a pass.
-MAX_FOLD_ITEMS = 20_000
+#: The longest block looked for, in items: a pass costs about N x MAX_PERIOD comparisons, and the
+#: blocks of walk programs are tens of items long.
+MAX_PERIOD = 64
 
 
-def fold(program: Program) -> Program:
-    """``program`` with repeated runs written as counted loops, greedily by the tokens saved."""
-    items: list[Token] = [Loop(t.count, fold(t.body)) if isinstance(t, Loop) and t.count is not None
-                          else t for t in program]
-    if len(items) > MAX_FOLD_ITEMS:
-        return tuple(items)
-    while True:
-        run = _best_run(items)
+def fold(program: Program, deadline_ns: int = NO_LIMIT) -> Program:
+    """``program`` with repeated runs written as counted loops, greedily by the tokens saved.
+
+    Folding stops at ``deadline_ns`` (monotonic clock) with what it has folded: every step keeps
+    the program's hops, so a partly folded program is as good an answer as the unfolded one.
+    """
+    items: list[Token] = [Loop(t.count, fold(t.body, deadline_ns)) if isinstance(t, Loop)
+                          and t.count is not None else t for t in program]
+    while time.monotonic_ns() < deadline_ns:
+        run = _best_run(items, deadline_ns)
         if run is None:
-            return tuple(items)
+            break
         start, period, copies = run
-        items[start:start + period * copies] = [_loop(copies, fold(tuple(items[start:start + period])))]
+        block = fold(tuple(items[start:start + period]), deadline_ns)
+        items[start:start + period * copies] = [_loop(copies, block)]
+    return tuple(items)
 
 
 def absorb_tail(program: Program) -> Program:
@@ -63,8 +71,9 @@ def _loop(count: int, body: Program) -> Loop:
     return Loop(count, body)
 
 
-def _best_run(items: list[Token]) -> tuple[int, int, int] | None:
-    """(start, period, copies) of the tandem repeat that saves the most tokens, or None."""
+def _best_run(items: list[Token], deadline_ns: int) -> tuple[int, int, int] | None:
+    """(start, period, copies) of the tandem repeat that saves the most tokens, or None (also when
+    ``deadline_ns`` passes)."""
     n = len(items)
     if n < 2:
         return None
@@ -72,7 +81,9 @@ def _best_run(items: list[Token]) -> tuple[int, int, int] | None:
     codes = np.array([ids.setdefault(t, len(ids)) for t in items], np.int64)
     weight = np.concatenate(([0], np.cumsum([token_count((t,)) for t in items])))
     best, best_saving = None, 0
-    for period in range(1, n // 2 + 1):
+    for period in range(1, min(n // 2, MAX_PERIOD) + 1):
+        if time.monotonic_ns() >= deadline_ns:
+            return None
         # same[j]: item j equals item j + period; r of them in a row from j hold 1 + r // period copies
         same = np.concatenate(([False], codes[:-period] == codes[period:], [False]))
         edges = np.flatnonzero(same[1:] != same[:-1])

@@ -392,7 +392,8 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
     started = time.monotonic_ns()
     fallback = verify(board, walk_program(board))
     assert fallback is not None, "the walk program must solve a connected board"
-    reserve = wrap_up_reserve_ns(time.monotonic_ns() - started, budget)
+    verify_ns = time.monotonic_ns() - started
+    reserve = wrap_up_reserve_ns(verify_ns, budget)
     count_cap = count_cap or 64 * board.size + 64
     lib = Library(board, library_capacity(board, budget), library_bytes(budget))
     limits = np.array([budget.deadline_ns() - reserve, budget.node_limit(), clock_interval(board), 0],
@@ -430,14 +431,16 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
         optimal = stopped is None
         solutions = [fallback]
         if not optimal:
-            solutions = [_best_found(board, lib, fallback, budget)]
+            solutions = [_best_found(board, lib, fallback, budget, verify_ns)]
     return Outcome(solutions, exhausted, optimal, stopped, int(stats[0]), lib.size, lib.top,
                    lib.count_capped, lib.largest_count)
 
 
-def _best_found(board: Board, lib: Library, walk: Solution, budget: Budget) -> Solution:
+def _best_found(board: Board, lib: Library, walk: Solution, budget: Budget, verify_ns: int) -> Solution:
     """The shortest of the walk's and the greedy walk's programs, each also folded (repeated runs
-    written as loops, :mod:`gridsolver.bunny.fold`), every candidate verified by the simulator."""
+    written as loops, :mod:`gridsolver.bunny.fold`), every candidate verified by the simulator.
+
+    Folding stops in time for the two verifications that follow it (each about ``verify_ns``)."""
     from gridsolver.bunny.fold import absorb_tail, fold
 
     candidates = [walk]
@@ -445,8 +448,9 @@ def _best_found(board: Board, lib: Library, walk: Solution, budget: Budget) -> S
     greedy = None if program is None else verify(board, program)
     if greedy is not None:
         candidates.append(greedy)
+    fold_until = budget.deadline_ns() - 2 * verify_ns
     for found in list(candidates):
-        folded = verify(board, absorb_tail(fold(found.finite)))
+        folded = verify(board, absorb_tail(fold(found.finite, fold_until)))
         if folded is not None:
             candidates.append(folded)
     return min(candidates, key=lambda solution: solution.tokens)  # the first of equals: unfolded walk
@@ -467,13 +471,14 @@ def library_capacity(board: Board, budget: Budget) -> int:
 def wrap_up_reserve_ns(verify_ns: int, budget: Budget) -> int:
     """Time kept from the kernels for what follows them: a greedy answer and its verification.
 
-    That work is about twice the verification of the walk program made at the start
-    (``verify_ns``): milliseconds on small boards, a second on 4,000 squares, where it used
-    to run past --time. At most :data:`WRAP_UP_SHARE` of the time; none without a time limit.
+    That work is about four times the verification of the walk program made at the start
+    (``verify_ns``: the greedy program's and two folded programs' verifications, and folding):
+    milliseconds on small boards, a second or two on 4,000 squares, where it used to run past
+    --time. At most :data:`WRAP_UP_SHARE` of the time; none without a time limit.
     """
     if budget.time_s is None:
         return 0
-    return min(2 * verify_ns, int(WRAP_UP_SHARE * budget.time_s * 1e9))
+    return min(4 * verify_ns, int(WRAP_UP_SHARE * budget.time_s * 1e9))
 
 
 def clock_interval(board: Board) -> int:
