@@ -279,3 +279,54 @@ def pagoda_for(board: Board, finish: Cell) -> np.ndarray | None:
         if weight[a] + weight[b] < weight[c] - 1e-12:
             return None
     return weight
+
+
+# A peg p that no other peg can ever come next to never moves again (it leaves only by jumping, or
+# by being jumped, and both need a peg on a neighbouring hole). Until then p is inert, so the others
+# play among themselves, and the golden pagoda toward a neighbour n, g^d(x, n), never grows under
+# their jumps: n can get a peg only if the other pegs weigh at least 1 toward it. So a peg whose
+# every neighbouring hole weighs less than 1 (toward it, from the other pegs) stays to the end, and
+# stays so: the weights only fall. The margin keeps float rounding on the safe side.
+DOOM_MARGIN = 1e-9
+
+
+def golden_weight(board: Board, pegs: int, cell: Cell) -> float:
+    """sum of g^distance (along the jump directions) from the pegs of ``pegs`` to ``cell``."""
+    return sum(GOLDEN ** lattice_distance(board, board.cell(q), cell) for q in bit_indices(pegs))
+
+
+def doomed_pegs(board: Board, pegs: int) -> list[Cell]:
+    """The pegs of ``pegs`` that provably never move again (see above): every neighbouring hole
+    weighs less than 1 toward it from the other pegs.
+
+    Plain Python: the reference for :func:`gridsolver.pegs.kernels.count_doomed`. A position with a
+    doomed peg and another peg can never end at one peg.
+    """
+    out = []
+    for p in bit_indices(pegs):
+        r, c = board.cell(p)
+        others = pegs & ~(1 << p)
+        near = [(r + dr, c + dc) for dr, dc in board.directions]
+        if all(golden_weight(board, others, n) < 1 - DOOM_MARGIN for n in near if board.is_hole(n)):
+            out.append((r, c))
+    return out
+
+
+def pull_matrix(board: Board, size: int) -> np.ndarray:
+    """``size`` x ``size`` array (bit indices): g^distance between two holes along the jump
+    directions, 0 where either bit is not a hole (the kernels' table for :func:`doomed_pegs`)."""
+    cells = board.hole_cells()
+    index = np.array([board.index(cell) for cell in cells], dtype=np.int64)
+    rows = np.array([r for r, _ in cells], dtype=np.int64)
+    cols = np.array([c for _, c in cells], dtype=np.int64)
+    dr = rows[None, :] - rows[:, None]
+    dc = cols[None, :] - cols[:, None]
+    if board.jumps == "orthogonal":
+        dist = np.abs(dr) + np.abs(dc)
+    elif board.jumps == "diagonal":
+        dist = np.maximum(np.abs(dr), np.abs(dc))
+    else:  # triangular, as lattice_distance
+        dist = np.maximum(np.maximum(np.abs(dr), np.abs(dc)), np.abs(dr - dc))
+    out = np.zeros((size, size), dtype=np.float64)
+    out[np.ix_(index, index)] = GOLDEN ** dist
+    return out

@@ -33,7 +33,7 @@ CHECK_EVERY = 4096
 _PROBES = np.int64(PROBES)
 
 # kernel exit codes (OUT_OF_TIME, OUT_OF_NODES and OUT_OF_MEMORY are core's: 2, 3, 4)
-EXHAUSTED, FOUND, TABLE_FULL = 0, 1, 5
+EXHAUSTED, FOUND, TABLE_FULL, DOOMED = 0, 1, 5, 6
 
 
 # Copies are written as element loops, never as slice assignment (``a[i, :] = b``): numba's code
@@ -740,9 +740,61 @@ def isolated_pegs(pos, offsets):
     return total
 
 
+GOLDEN = (5 ** 0.5 - 1) / 2
+# geometry.doomed_pegs: a peg whose every neighbouring hole weighs less than this toward it (its own
+# g included) never moves again
+DOOM_BELOW = 1.0 + GOLDEN - 1e-9
+
+
+@njit(cache=True)
+def pull_totals(pos, pull, out):
+    """``out[x]`` = sum of ``pull[q, x]`` (g^distance, geometry.pull_matrix) over the pegs q of ``pos``."""
+    n = pull.shape[0]
+    for x in range(n):
+        out[x] = 0.0
+    for q in range(n):
+        if get_bit(pos, q) != ZERO:
+            for x in range(n):
+                out[x] += pull[q, x]
+
+
+@njit(cache=True)
+def count_doomed(pos, totals, offsets):
+    """Pegs of ``pos`` that never move again: every neighbouring hole weighs less than 1 toward it
+    from the other pegs (``totals``: :func:`pull_totals`; geometry.doomed_pegs is the reference)."""
+    n = totals.shape[0]
+    total = 0
+    for y in range(n):
+        if get_bit(pos, y) == ZERO:
+            continue
+        doomed = True
+        for i in range(offsets.shape[0]):
+            z = y + offsets[i]
+            if 0 <= z < n and totals[z] >= DOOM_BELOW:
+                doomed = False
+                break
+        if doomed:
+            total += 1
+    return total
+
+
 @njit(cache=True)
 def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, node_limit, deadline_ns,
-         best_path, stats, pool_factor=1, mobility_weight=0.0):
+         best_path, stats, pool_factor=1, mobility_weight=0.0, pull=None, stop_pegs=0):
+    """:func:`beam_search`, the doomed-peg stop optional (``pull`` None: none)."""
+    # one call with one set of types, so that beam_search compiles once
+    if pull is None:
+        table = np.zeros((0, 0), dtype=np.float64)
+    else:
+        table = pull
+    return beam_search(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, node_limit,
+                       deadline_ns, best_path, stats, np.int64(pool_factor), np.float64(mobility_weight),
+                       table, np.int64(stop_pegs))
+
+
+@njit(cache=True)
+def beam_search(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, node_limit, deadline_ns,
+                best_path, stats, pool_factor, mobility_weight, pull, stop_pegs):
     """Beam search over jumps: keep the ``width`` best positions of each depth.
 
     Positions of one depth all have the same number of pegs, so they are
@@ -759,8 +811,16 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
     jumps needs the whole child position, too dear for every candidate, and
     a position with more jumps has more ways to gather its pegs (on random
     comesolo boards it keeps far fewer pegs stranded: see docs/pegs.md).
-    Returns FOUND at one peg, EXHAUSTED when the beam dies out, or a budget
-    code; ``best_path`` gets the deepest line and stats = [nodes, best depth].
+    With ``pull`` (g^distance between holes, geometry.pull_matrix) and
+    ``stop_pegs`` > 0, each kept position carries the golden weights of every
+    hole and counts its doomed pegs (pegs no other peg can ever come next to:
+    geometry.doomed_pegs), and the search stops (DOOMED) at the first depth
+    where every kept position is sure to end with at least ``stop_pegs``
+    pegs (its doomed pegs, plus one if it has others): from there no line of
+    this beam can end with fewer.
+    Returns FOUND at one peg, EXHAUSTED when the beam dies out, DOOMED, or a
+    budget code; ``best_path`` gets the deepest line and stats = [nodes, best
+    depth, the depth of the DOOMED stop or 0].
     """
     np.random.seed(seed)
     nw = start.shape[0]
@@ -797,7 +857,14 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
     parent_iso = np.zeros(nw, dtype=np.uint64)
     shifted = np.zeros(nw, dtype=np.uint64)
     stamp = 0
+    doom = stop_pegs > 0 and pull.shape[0] > 0
+    rows = width if doom else 1
+    cur_t = np.zeros((rows, pull.shape[0]), dtype=np.float64)  # golden weight of each hole (doom stop)
+    nxt_t = np.zeros((rows, pull.shape[0]), dtype=np.float64)
+    stats[2] = 0
     _copy_prefix(cur[0], start, nw)
+    if doom:
+        pull_totals(start, pull, cur_t[0])
     h0 = ZERO
     for b in range(nbits):
         if get_bit(start, b):
@@ -895,6 +962,7 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
         else:
             ranked = np.arange(pooled)  # already in key order
         taken = min(width, pooled)
+        fewest_final = max_depth + 1
         for t in range(taken):
             q = ranked[t]
             c = pool_cand[q]
@@ -903,11 +971,27 @@ def beam(start, holes, offsets, zobrist, phi, iso_weight, width, noise, seed, no
             nxt_h[t] = cand_h[c]
             parent[depth + 1, t] = cand_parent[c]
             move[depth + 1, t] = cand_move[c]
+            if doom:
+                # the child's weights (three rows of the table), then the fewest pegs it can end with
+                p = cand_parent[c]
+                m = cand_move[c]
+                a = m // dcount
+                o = offsets[m % dcount]
+                for x in range(pull.shape[0]):
+                    nxt_t[t, x] = cur_t[p, x] - pull[a, x] - pull[a + o, x] + pull[a + 2 * o, x]
+                doomed = count_doomed(nxt_pos[t], nxt_t[t], offsets)
+                final = doomed + (1 if doomed < max_depth - depth else 0)  # max_depth - depth: its pegs
+                fewest_final = min(fewest_final, final)
         cur, nxt_pos = nxt_pos, cur
         cur_hash, nxt_hash = nxt_hash, cur_hash
         cur_h, nxt_h = nxt_h, cur_h
+        cur_t, nxt_t = nxt_t, cur_t
         size = taken
         depth += 1
+        if doom and fewest_final >= stop_pegs and depth < max_depth:
+            code = DOOMED
+            stats[2] = depth
+            break
     if depth == max_depth:
         code = FOUND
     # the line to the first (best ranked) position of the deepest level reached

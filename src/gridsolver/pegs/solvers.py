@@ -45,6 +45,7 @@ from gridsolver.pegs.geometry import (
     fewest_pegs_bound,
     fixing,
     pagoda_for,
+    pull_matrix,
     symmetries,
 )
 from gridsolver.pegs.rules import OBJECTIVES, STRATEGIES, Board, Cell, Jump
@@ -248,10 +249,11 @@ def _solve_jumps(board: Board, budget: Budget, seed: int, note: Callable[[str], 
         return "optimal", best, _bound_proof(board, bound), nodes, None, extra
     if note:
         note(f"best {board.peg_count - len(best)} pegs left (depth-first phase)")
-    code, beam_best, beam_nodes, width = _widening_beam(board, layout, budget, seed, nodes, best, note,
-                                                        goal=goal)
+    code, beam_best, beam_nodes, width, doomed_runs = _widening_beam(board, layout, budget, seed, nodes, best,
+                                                                     note, goal=goal)
     nodes += beam_nodes
     extra["widest_beam"] = width
+    extra["beam_runs_stopped_doomed"] = doomed_runs
     if len(beam_best) > len(best):
         best = beam_best
         extra["found_by"] = "beam"
@@ -428,6 +430,8 @@ BEAM_MOBILITY_WEIGHT = 0.3  # per legal jump of a pooled candidate (kernels.beam
 BEAM_POOL = 16  # candidates ranked again by their jumps, per beam slot
 
 
+BEAM_DOOM_STOP = True  # stop a beam run once it cannot beat the best line (kernels.beam's stop_pegs)
+BEAM_CENTRES = 2  # beam runs per width: the centroid, then toward stranded pegs
 BEAM_SHIFT = 0.7  # of the way from the board's centroid to the peg a run stranded farthest from it
 
 
@@ -441,9 +445,21 @@ def spread(board: Board, layout: Layout, centre: tuple[float, float]) -> np.ndar
     return phi
 
 
-def toward_stranded(board: Board, line: list[Jump], middle: tuple[float, float]) -> tuple[float, float]:
+def doomed_cells(board: Board, pegs: int, pull: np.ndarray) -> list[Cell]:
+    """geometry.doomed_pegs through the kernels' table ``pull`` (numpy: fast enough for 900 holes)."""
+    from gridsolver.pegs import kernels
+
+    bits = list(rules.bit_indices(pegs))
+    totals = pull[bits].sum(axis=0)
+    steps = [dr * board.stride + dc for dr, dc in board.directions]
+    return [board.cell(p) for p in bits
+            if all(totals[p + o] < kernels.DOOM_BELOW for o in steps if 0 <= p + o < len(totals))]
+
+
+def toward_stranded(board: Board, line: list[Jump], middle: tuple[float, float],
+                    stranded: list[Cell] | None = None) -> tuple[float, float]:
     """A centre for the next beam run: BEAM_SHIFT of the way from ``middle`` to the peg farthest from it
-    where ``line`` ends.
+    where ``line`` ends (among ``stranded`` when given: the doomed pegs of a run stopped early).
 
     The beam gathers the pegs toward its centre, so a peg far from it (on sparse random boards, often
     in a corner) is left for last and then has no partner to leave with. Measured on the density-0.5
@@ -451,8 +467,8 @@ def toward_stranded(board: Board, line: list[Jump], middle: tuple[float, float])
     each time with the same corner peg left, and at one peg at width 64-128 centred about 0.7 of
     the way toward it. Each width runs centred on the centroid, then on this centre.
     """
-    last = rules.replay(board, line).peg_cells() if line else []
-    if len(last) <= 1:
+    last = stranded if stranded else rules.replay(board, line).peg_cells() if line else []
+    if len(last) <= 1 and not stranded:
         return middle
     far = max(last, key=lambda cell: (cell[0] - middle[0]) ** 2 + (cell[1] - middle[1]) ** 2)
     return (middle[0] + BEAM_SHIFT * (far[0] - middle[0]), middle[1] + BEAM_SHIFT * (far[1] - middle[1]))
@@ -475,43 +491,65 @@ def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used
     best: list[Jump] = []
     best_path = np.zeros(board.peg_count, dtype=np.int32)
     stats = np.zeros(3, dtype=np.int64)
-    nodes, width, run = 0, 8, 0
+    nodes, width, run, doomed_runs, slowest, runs_here = 0, 8, 0, 0, 0.0, 0
+    aimed: set[tuple[float, float]] = set()
     code = kernels.OUT_OF_TIME
     # per width unit: the parent links of every depth, the candidates, two position rows and the pool
     # ranked by jumps (a position row, its candidate and key, and four seen-set slots per pooled one)
-    per_width = 8 * board.peg_count + 64 * 40 + 16 * (layout.words + 2) + BEAM_POOL * (8 * layout.words + 48)
-    max_width = max(8, int(memory * 0.5) // per_width)
+    # and two rows of golden weights per slot (the doomed-peg stop), besides the table of g^distance
+    per_width = (8 * board.peg_count + 64 * 40 + 16 * (layout.words + 2) + BEAM_POOL * (8 * layout.words + 48)
+                 + 16 * 64 * layout.words)
+    pull = pull_matrix(board, layout.words * 64)
+    max_width = max(8, (int(memory * 0.5) - pull.nbytes) // per_width)
     widest = 0
+    stranded: list[Cell] | None = None
     while not budget.expired(used_nodes + nodes):
         started = time.perf_counter()
         widest = max(widest, width)
+        # a run whose every position has pegs that can never move again cannot beat the best line: it
+        # stops there (kernels.DOOMED), and the next run is centred toward those pegs
+        known_best = max(len(best), len(known))
+        stop_pegs = board.peg_count - known_best if known_best and BEAM_DOOM_STOP else 0
         code = kernels.beam(start, layout.holes, layout.offsets, layout.zobrist, phi, BEAM_ISOLATED_WEIGHT,
-                            width, 0.5, (seed * 1000 + run + (500 if centre != middle else 0)) % 2**63,
+                            width, 0.5, (seed * 1000 + run + 500 * runs_here) % 2**63,
                             budget.node_limit() - used_nodes - nodes,
-                            budget.deadline_ns(), best_path, stats, BEAM_POOL, BEAM_MOBILITY_WEIGHT)
+                            budget.deadline_ns(), best_path, stats, BEAM_POOL, BEAM_MOBILITY_WEIGHT, pull,
+                            stop_pegs)
         nodes += int(stats[0])
+        slowest = max(slowest, time.perf_counter() - started)
         line = [layout.decode(c) for c in best_path[:int(stats[1])]]
-        if len(line) > len(best):
+        stranded = None
+        if code == kernels.DOOMED:
+            doomed_runs += 1
+            stranded = doomed_cells(board, rules.replay(board, line).pegs, pull)
+        elif len(line) > len(best):
             best = line
         if note:
             left = board.peg_count - max(len(best), len(known))
             note(f"best {left} pegs left (beam width {width})")
         if code == kernels.FOUND or (goal is not None and len(best) >= goal):
             break
-        # each width runs twice: centred on the centroid as before (same noise), then toward the peg
-        # that run stranded (its own noise)
-        centre = middle if centre != middle else toward_stranded(board, line, middle)
-        phi = spread(board, layout, centre)
-        if centre != middle:
+        # each width runs centred on the centroid as before (same noise), then toward the peg the last
+        # run stranded (its own noise), again while a run strands a peg not yet aimed at (at most
+        # BEAM_CENTRES runs per width)
+        target = toward_stranded(board, line, middle, stranded)
+        runs_here += 1
+        if runs_here < BEAM_CENTRES and target != middle and target not in aimed:
+            aimed.add(target)
+            centre = target
+            phi = spread(board, layout, centre)
             continue
+        centre, runs_here, aimed = middle, 0, set()
+        phi = spread(board, layout, centre)
         run += 1
         # a run's time grows about linearly with the width: double it while the next run fits in
         # the time left, else take the widest that should still finish
-        took = max(time.perf_counter() - started, 1e-3)
+        took = max(slowest, 1e-3)  # the slower of the width's two runs (one may have stopped early)
+        slowest = 0.0
         remaining = budget.remaining_s()
         fits = max_width if remaining is None else int(width * 0.85 * remaining / took)
         width = max(8, min(2 * width, fits, max_width))
-    return code, best, nodes, widest
+    return code, best, nodes, widest, doomed_runs
 
 
 PUBLISHED_SHARE = 0.4  # of the memory: the method's arrays at their largest (growing one takes 1.5x)
