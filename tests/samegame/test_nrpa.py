@@ -15,11 +15,14 @@ from gridsolver.samegame.kernels.nrpa import (
     _allowed_moves,
     _move_codes,
     adapt_policy,
+    adapt_table,
     most_frequent_colour,
     nrpa,
     nrpa_run,
     nrpa_state,
     policy_playout,
+    sequence_codes,
+    table_playout,
 )
 
 from ..clickomania.helpers import NO_LIMIT, boards, cell_index
@@ -101,6 +104,73 @@ def test_adapt_policy_matches_the_reference(b, tabu, seed):
     for code, value in expected.items():
         dense[code] = value
     assert np.allclose(adapted, dense, atol=1e-9)
+
+
+def table_adapt(b, policy, moves, tabu):
+    """:func:`adapt_table` on the recorded codes of ``moves``, with the table exp(policy); returns
+    (policy, table, flags) after it."""
+    n = b.width * b.height
+    s = scratch(n)
+    seq = np.array([cell_index(m, b.height) for m in moves] or [0], np.int32)
+    step_start, codes = np.zeros(n + 1, np.int64), np.empty(n * n // 8 + n, np.int64)
+    chosen = np.empty(n, np.int64)
+    sequence_codes(to_cells(b.grid), b.width, b.height, seq, len(moves), tabu, s["state"], s["label"],
+                   s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"], step_start, codes, chosen,
+                   np.empty(0, np.int64), 0, np.empty(n, np.int64), np.empty(n, np.int64))
+    policy = policy.copy()
+    with np.errstate(over="ignore"):  # huge weights: inf in the table, which the kernel must not use
+        table = np.exp(policy)
+    flags = np.zeros(policy.size, np.bool_)
+    adapt_table(policy, table, flags, step_start, codes, chosen, len(moves), 1.0, np.empty(codes.size))
+    return policy, table, flags
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(max_side=6), st.integers(0, 3), st.integers(0, 10**6))
+def test_exp_table_playout_and_adaptation_match_the_reference(b, tabu, seed):
+    # the table of exponentials changes no game and no update: same moves as the computed weights,
+    # the reference's adaptation, and the table still exp(policy) afterwards
+    n = b.width * b.height
+    policy = np.random.default_rng(seed).normal(size=MAX_COLOURS_CODE * n)
+    points, moves = kernel_playout(b, policy, tabu, seed, penalty=True)
+    s = scratch(n)
+    seq = np.empty(n, np.int32)
+    seed_kernels(seed)
+    points2, length = table_playout(to_cells(b.grid), b.width, b.height, policy, np.exp(policy), tabu, True,
+                                    seq, s["state"], s["label"], s["sizes"], s["reps"], s["stack"],
+                                    s["moves"], s["msizes"], s["weights"], np.empty(0, np.int64), 0,
+                                    np.empty(n, np.int64), np.empty(n, np.int64))
+    assert (points2, [index_to_move(i, b.height) for i in seq[:length]]) == (points, moves)
+    expected = reference_adapt(b, {i: float(policy[i]) for i in range(policy.size)}, moves, tabu, 1.0)
+    adapted, table, flags = table_adapt(b, policy, moves, tabu)
+    assert np.allclose(adapted, [expected[i] for i in range(policy.size)], atol=1e-9)
+    assert np.allclose(table, np.exp(adapted), rtol=1e-12) and not flags.any()
+
+
+def test_exp_table_falls_back_outside_exps_range():
+    # weights whose exponentials overflow: the playout and the update compute them shifted instead
+    b = rules.from_text("1122\n1122\n3344")
+    n = b.width * b.height
+    first = rules.canonical(rules.group_at(b, (0, 2)))
+    policy = np.full(MAX_COLOURS_CODE * n, 900.0)
+    policy[int(b.grid[first]) * n + cell_index(first, b.height)] = 920.0
+    s = scratch(n)
+    seq = np.empty(n, np.int32)
+    seed_kernels(0)
+    with np.errstate(over="ignore"):
+        table = np.exp(policy)
+    table_playout(to_cells(b.grid), b.width, b.height, policy, table, 9, False, seq, s["state"],
+                  s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"], s["weights"],
+                  np.empty(0, np.int64), 0, np.empty(n, np.int64), np.empty(n, np.int64))
+    assert index_to_move(seq[0], b.height) == first
+    _, moves = kernel_playout(b, policy, 9, 0)
+    expected = policy.copy()
+    seq = np.array([cell_index(m, b.height) for m in moves], np.int32)
+    adapt_policy(to_cells(b.grid), b.width, b.height, expected, seq, len(moves), 9, 1.0, s["state"],
+                 s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"],
+                 np.empty(0, np.int64), 0)
+    adapted, _, _ = table_adapt(b, policy, moves, 9)
+    assert np.allclose(adapted, expected, atol=1e-9)
 
 
 def test_policy_follows_a_strong_preference():

@@ -24,6 +24,10 @@ from gridsolver.core.clock import budget_check
 from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups, start_tracking, tracked_moves
 
 NRPA_ALPHA = 1.0
+# a table of exp(policy) serves a step while its weights sum inside this range (policy weights stay
+# within a few hundred of 0 at level 3, far inside it); elsewhere they are computed shifted
+EXP_TABLE_LOW = 1e-250
+EXP_TABLE_HIGH = 1e250
 
 
 @njit(cache=True)
@@ -93,6 +97,33 @@ def policy_playout(start, width, height, policy, tabu, penalty, seq, state, labe
                    moves, msizes, weights, keys, mask, group_hash, mcodes):
     """A game from ``start`` choosing each allowed move with probability proportional to
     exp(policy[code]); moves go to ``seq``. Returns (points, length)."""
+    return table_playout(start, width, height, policy, policy[:0], tabu, penalty, seq, state, label, sizes,
+                         reps, stack, moves, msizes, weights, keys, mask, group_hash, mcodes)
+
+
+@njit(cache=True)
+def _table_weights(policy, expw, mcodes, k, weights):
+    """The allowed moves' weights exp(policy[code]) read from the table ``expw``; returns their sum, or
+    0 when the table is empty or out of exp's safe range there (the caller then computes them)."""
+    if expw.shape[0] == 0:
+        return 0.0
+    total = 0.0
+    for m in range(k):
+        w = expw[mcodes[m]]
+        weights[m] = w
+        total += w
+    if total > EXP_TABLE_LOW and total < EXP_TABLE_HIGH:
+        return total
+    return 0.0
+
+
+@njit(cache=True)
+def table_playout(start, width, height, policy, expw, tabu, penalty, seq, state, label, sizes, reps, stack,
+                  moves, msizes, weights, keys, mask, group_hash, mcodes):
+    """:func:`policy_playout` reading each weight exp(policy[code]) from ``expw`` (kept equal to
+    exp(policy) by :func:`adapt_table`) instead of computing one exponential per allowed move and
+    step. An empty ``expw``, or weights outside exp's safe range, fall back to computing them (shifted
+    by the largest)."""
     n = width * height
     copy_into(state, start, n)
     points = 0
@@ -111,14 +142,15 @@ def policy_playout(start, width, height, policy, tabu, penalty, seq, state, labe
         if k == 0:
             break
         _move_codes(state, n, k, moves, label, keys, mask, group_hash, mcodes)
-        top = policy[mcodes[0]]
-        for m in range(1, k):
-            top = max(top, policy[mcodes[m]])
-        total = 0.0
-        for m in range(k):
-            w = np.exp(policy[mcodes[m]] - top)  # shifted by the largest weight: exp never overflows
-            weights[m] = w
-            total += w
+        total = _table_weights(policy, expw, mcodes, k, weights)
+        if total == 0.0:
+            top = policy[mcodes[0]]
+            for m in range(1, k):
+                top = max(top, policy[mcodes[m]])
+            for m in range(k):
+                w = np.exp(policy[mcodes[m]] - top)  # shifted by the largest weight: exp never overflows
+                weights[m] = w
+                total += w
         r = np.random.random() * total
         pick = k - 1
         for m in range(k):
@@ -186,6 +218,47 @@ def adapt_codes(policy, step_start, codes, chosen, length, alpha, delta):
         for j in range(step_start[step], step_start[step + 1]):
             policy[codes[j]] += delta[j]
         policy[chosen[step]] += alpha
+
+
+@njit(cache=True)
+def adapt_table(policy, expw, touched, step_start, codes, chosen, length, alpha, delta):
+    """:func:`adapt_codes` for a policy whose exponentials are kept in ``expw``: the probabilities are
+    read from the table, and afterwards only the codes that changed (far fewer than the recorded
+    codes: a group stays allowed over many steps) get their exponential again. ``touched`` (one flag
+    per code, all False) marks them meanwhile. A step whose weights are out of exp's safe range is
+    computed shifted, as :func:`adapt_codes` does."""
+    for step in range(length):
+        lo = step_start[step]
+        hi = step_start[step + 1]
+        z = 0.0
+        for j in range(lo, hi):
+            z += expw[codes[j]]
+        if z > EXP_TABLE_LOW and z < EXP_TABLE_HIGH:
+            for j in range(lo, hi):
+                delta[j] = -alpha * expw[codes[j]] / z
+            continue
+        top = policy[codes[lo]] if hi > lo else 0.0
+        for j in range(lo, hi):
+            top = max(top, policy[codes[j]])
+        z = 0.0
+        for j in range(lo, hi):
+            w = np.exp(policy[codes[j]] - top)
+            delta[j] = w
+            z += w
+        for j in range(lo, hi):
+            delta[j] = -alpha * delta[j] / z
+    for step in range(length):
+        for j in range(step_start[step], step_start[step + 1]):
+            policy[codes[j]] += delta[j]
+        policy[chosen[step]] += alpha
+    end = step_start[length]
+    for j in range(end):
+        c = codes[j]
+        if not touched[c]:
+            touched[c] = True
+            expw[c] = np.exp(policy[c])
+    for j in range(end):
+        touched[codes[j]] = False
 
 
 @njit(cache=True)
@@ -265,6 +338,13 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
     state = np.empty(n, np.int8)
     seq = np.empty(n, np.int32)
     counts = np.zeros(MAX_COLOURS_CODE, np.int64)
+    # level 1's exp(policy), for (colour, cell) codes: the colours on the board span the codes used
+    top_colour = 0
+    for i in range(n):
+        top_colour = max(top_colour, start[i])
+    table_codes = (top_colour + 1) * n if keys.shape[0] == 0 else 0
+    expw = np.empty(table_codes, np.float64)
+    touched = np.zeros(table_codes, np.bool_)
     if tabu < 0:
         tabu = most_frequent_colour(start, counts)
     best = -(np.int64(1) << 40)
@@ -293,16 +373,20 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
         while True:
             # here cur == 1: playouts, each followed by an adaptation towards level 1's best game
             pol = policies[1]
+            for c in range(table_codes):
+                expw[c] = np.exp(pol[c])
             while level_iter[1] < iterations:
                 # a playout costs far more than a clock read: check before every one
                 if budget_check(playouts, playout_limit, deadline_ns, 1):
                     out_of_time = True
                     break
-                points, length = policy_playout(start, width, height, pol, tabu, penalty, seq, state,
-                                                label, sizes, reps, stack, moves, msizes, weights, keys, mask,
-                                                group_hash, mcodes)
+                points, length = table_playout(start, width, height, pol, expw, tabu, penalty, seq, state,
+                                               label, sizes, reps, stack, moves, msizes, weights, keys, mask,
+                                               group_hash, mcodes)
                 playouts += 1
-                if points >= level_best[1]:
+                # a converged level 1 plays its best game again and again: its codes are recorded already
+                if points >= level_best[1] and not _same_game(points, seq, length, level_best[1],
+                                                              level_seq[1], level_len[1]):
                     level_best[1] = points
                     level_len[1] = length
                     copy_into(level_seq[1], seq, length)
@@ -313,7 +397,11 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
                         best = points
                         best_len = length
                         copy_into(best_seq, seq, length)
-                adapt_codes(pol, step_start, seq_codes, chosen, level_len[1], NRPA_ALPHA, delta)
+                if table_codes > 0:
+                    adapt_table(pol, expw, touched, step_start, seq_codes, chosen, level_len[1], NRPA_ALPHA,
+                                delta)
+                else:
+                    adapt_codes(pol, step_start, seq_codes, chosen, level_len[1], NRPA_ALPHA, delta)
                 level_iter[1] += 1
             if out_of_time:
                 break
@@ -339,6 +427,17 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
                 break  # the whole search is done: restart it with fresh policies
             cur = _descend(cur, policies, level_best, level_iter)
     return best, best_len, playouts
+
+
+@njit(cache=True)
+def _same_game(points, seq, length, best_points, best_seq, best_len):
+    """Whether the game ``seq`` is the recorded best game (same points, same moves)."""
+    if points != best_points or length != best_len:
+        return False
+    for t in range(length):
+        if seq[t] != best_seq[t]:
+            return False
+    return True
 
 
 @njit(cache=True)
