@@ -140,3 +140,40 @@ def test_rule_variants_play_reproducible_games_of_their_own():
             game = play_on_track(Player(name, made, "numba"), track, 12, 400)
             games.append((game.points, game.alive, game.rat_moves))
         assert games[0] == games[1] != (own.points, own.alive, own.rat_moves)
+
+
+def _neighbours(code: int) -> list[int]:
+    return [code ^ (1 << bit) for bit in range(6)]
+
+
+@pytest.mark.parametrize("name", ["hamming", "spread", "quiet"])
+def test_layouts_describe_valid_beliefs_and_put_never_step_one_flip_from_plain(name):
+    from tune_ratrace_champion import flip_stats
+
+    table = VARIANTS[name].decode()
+    kinds = table[:, 0].tolist()
+    assert kinds.count(ch.KIND_TRAP) == 8 and kinds.count(ch.KIND_TELEPORT) == 16
+    traps = {(int(r[1]), int(r[2])) for r in table if r[0] == ch.KIND_TRAP}
+    assert len(traps) == 8 and (0, 0) not in traps and all(max(map(abs, t)) == 1 for t in traps)
+    jumps = {(int(r[1]), int(r[2])) for r in table if r[0] == ch.KIND_TELEPORT}
+    assert jumps == {(dx, dy) for dx in (1, 2) for dy in range(-4, 4)}  # the champion's range
+    assert all(tuple(r[1:]) == (0, 0) for r in table if r[0] in (ch.KIND_PLAIN, ch.KIND_AVOID))
+    plain = [c for c in range(64) if kinds[c] == ch.KIND_PLAIN]
+    near_avoid = [c for c in plain if any(kinds[d] == ch.KIND_AVOID for d in _neighbours(c))]
+    stats = flip_stats(table)
+    if name == "spread":  # 4 never-step codes cover 24 of the 36 plain ones
+        assert len(plain) == 36 and len(near_avoid) == 24
+    else:
+        assert len(plain) == 32 and near_avoid == plain
+        assert stats["plain->avoid"] >= 1
+    assert flip_stats(VARIANTS["before"].decode())["plain->avoid"] == 0.25  # the champion's
+
+
+def test_kernel_matches_the_reference_under_the_layouts():
+    rng = np.random.default_rng(5)
+    for name in ("hamming", "spread", "quiet"):
+        table = VARIANTS[name].decode()
+        for _ in range(200):
+            v = rng.integers(0, 16, size=(5, 5)).astype(np.int64)
+            g = rng.integers(0, 2**63, size=2, dtype=np.int64).astype(np.uint64)
+            assert ch.plan_decoded(v, g, table) == ch.plan_reference(v, g, table)
