@@ -2,7 +2,9 @@
 
 A variant is the champion's decision rule (``players/champion.py``) with other
 parameters: the wander rate and how the 6-bit colour codes decode into
-beliefs. Every variant plays the same (track, game seed) pairs: track seeds
+beliefs. ``before`` is the champion's decoding of sessions 1-4 (the variants
+other than the layouts change that one); ``hamming`` is the champion's own
+since session 5 (2026-11-26). Every variant plays the same (track, game seed) pairs: track seeds
 ``--first`` .. ``--first + --tracks - 1`` (keep them below 10,000: seeds from
 1,000,000 on are held out), game seeds ``track + 7 + 1000 * g`` for
 ``g < --games``, ``--turns`` turns each (3,000: a game's points at 3,000 turns
@@ -44,12 +46,13 @@ RESAMPLES = 2_000
 
 
 def before_table() -> np.ndarray:
-    """The decoding the variants change: the champion's before this tuning (2026-11-26, session 1).
+    """The champion's decoding before the ``hamming`` layout was adopted (sessions 1-4, 2026-11-26).
 
-    Kinds 0-1: plain; kind 2: a trap at offset ``(p % 3 - 1, p // 3 - 1)``,
-    "never step" for ``p == 4`` or ``p >= 9``; kind 3: a teleporter by
-    ``(1 + (p & 1), (p >> 1) - 4)``. Fixed here, so that a named variant
-    keeps its meaning when the champion's own decoding changes.
+    Kinds 0-1 (``kind = code & 3``, ``p = code >> 2``): plain; kind 2: a trap
+    at offset ``(p % 3 - 1, p // 3 - 1)``, "never step" for ``p == 4`` or
+    ``p >= 9``; kind 3: a teleporter by ``(1 + (p & 1), (p >> 1) - 4)``. Kept
+    here so that ``before`` and the variants derived from it keep their
+    meaning and the earlier comparisons reproduce.
     """
     from gridsolver.ratrace.players import champion as ch
 
@@ -66,43 +69,32 @@ def before_table() -> np.ndarray:
 
 
 # Layouts in which one bit flip turns a "plain" belief into "never step" more often (issue 18,
-# session 4 in docs/ratrace-champion.md). In the champion's table only 8 of the 32 plain codes
+# session 4 in docs/ratrace-champion.md). In the `before` table only 8 of the 32 plain codes
 # have a "never step" neighbour, so a wall that the whole front believes plain is unlearnt slowly.
-_TRAP_OFFSETS = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]
-# A parity check for a shortened Hamming code: column i is the syndrome of flipping bit i. The
-# codes with syndrome 0 lie 3 flips apart, so every other code but those with the missing
-# syndrome 7 is one flip from exactly one of them.
-_CHECK = (1, 2, 4, 3, 5, 6)
-
-
-def syndrome(code: int) -> int:
-    """The 3-bit syndrome of a 6-bit code under :data:`_CHECK`."""
-    value = 0
-    for bit, column in enumerate(_CHECK):
-        if (code >> bit) & 1:
-            value ^= column
-    return value
 
 
 def hamming_table() -> np.ndarray:
-    """The ``hamming`` layout: a colour's syndrome is its kind, bits 3-5 its param.
+    """The ``hamming`` layout, the champion's own since session 5: a code's syndrome is its kind.
 
-    Syndrome 0 (8 codes): never step; 1-4 (32): plain, each one flip from one
-    "never step" code; 5 and 6 (16): a teleporter by ``(1 or 2, param - 4)``;
-    7 (8): a trap at the param-th neighbour offset. A random genome holds the
-    same shares of beliefs as the champion's (50 / 12.5 / 12.5 / 25%).
+    Built here from the package's :func:`champion.syndrome` and
+    :data:`champion.TRAP_OFFSETS` rather than taken from ``champion.DECODE``,
+    so a test can check the two agree. Syndrome 0 (8 codes): never step;
+    1-4 (32): plain, each one flip from one "never step" code; 5 and 6 (16):
+    a teleporter by ``(1 or 2, param - 4)``; 7 (8): a trap at the param-th
+    neighbour offset (param: bits 3-5). A random genome holds the same shares
+    of beliefs as under ``before`` (50 / 12.5 / 12.5 / 25%).
     """
     from gridsolver.ratrace.players import champion as ch
 
     table = np.zeros((64, 3), np.int64)
     for code in range(64):
-        kind, param = syndrome(code), code >> 3
+        kind, param = int(ch.syndrome(code)), code >> 3
         if kind == 0:
             table[code] = (ch.KIND_AVOID, 0, 0)
         elif kind in (5, 6):
             table[code] = (ch.KIND_TELEPORT, kind - 4, param - 4)
         elif kind == 7:
-            table[code] = (ch.KIND_TRAP, *_TRAP_OFFSETS[param])
+            table[code] = (ch.KIND_TRAP, *ch.TRAP_OFFSETS[param])
     return table
 
 
@@ -133,7 +125,7 @@ def spread_table() -> np.ndarray:
     for code in avoid:
         table[code] = (ch.KIND_AVOID, 0, 0)
     for i, code in enumerate(others[:8]):
-        table[code] = (ch.KIND_TRAP, *_TRAP_OFFSETS[i])
+        table[code] = (ch.KIND_TRAP, *ch.TRAP_OFFSETS[i])
     for i, code in enumerate(sorted(others[8:])):
         table[code] = (ch.KIND_TELEPORT, 1 + i // 8, i % 8 - 4)
     return table
@@ -143,7 +135,7 @@ def spread_table() -> np.ndarray:
 # annealing over swaps with the shares fixed (score: 10 per plain code one flip from "never step",
 # minus 1 per flip from plain to trap or teleporter): every plain code is one flip from "never
 # step" (1.19 such flips on average), and only 1.19 of its flips give a trap or teleporter
-# (hamming: 2.5; the champion: 0.75). The tests check these properties, not the search.
+# (hamming: 2.5; before: 0.75). The tests check these properties, not the search.
 _QUIET = "LATPLPLTLPLPTPTPPATPLPLPTPLPLPLAPPLPAPLPPPLAPALPPPLPPPTAAPTPPPLP"
 
 
@@ -158,7 +150,7 @@ def quiet_table() -> np.ndarray:
         if _QUIET[code] == "A":
             table[code] = (ch.KIND_AVOID, 0, 0)
     for i, code in enumerate(traps):
-        table[code] = (ch.KIND_TRAP, *_TRAP_OFFSETS[i])
+        table[code] = (ch.KIND_TRAP, *ch.TRAP_OFFSETS[i])
     for i, code in enumerate(jumps):
         table[code] = (ch.KIND_TELEPORT, 1 + i // 8, i % 8 - 4)
     return table
@@ -195,7 +187,7 @@ class Variant:
     """Parameters of the champion's rule.
 
     Codes are read as in :func:`before_table` (kind = the low two bits, p =
-    the other four), then changed:
+    the other four; the champion's decoding before session 5), then changed:
 
     - ``avoid_from_plain``: how many of the 16 kind-1 codes ("plain") mean
       "never step" instead, the ones with the largest p;
@@ -203,7 +195,7 @@ class Variant:
       ("never step") mean "plain" instead, the ones with the largest p;
     - ``short_teleports``: kind-3 codes describe jumps of dy -2..2 only
       (``p < 10``: dx ``1 + p % 2``, dy ``p // 2 - 2``), the other six mean
-      "never step" (the champion's kind 3 covers dy -4..3);
+      "never step" (``before``'s kind 3 covers dy -4..3);
     - ``plain_far_teleports``: kind-3 codes of a jump with dy -4 or 3 (which
       the search can hardly use: the landing is off the view or on its
       border) mean "plain";

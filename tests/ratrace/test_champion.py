@@ -10,24 +10,25 @@ from numba import njit
 
 from gridsolver.ratrace.players import champion as ch
 
-PLAIN, AVOID = 0, 2 | (4 << 2)  # kind 0; kind 2 with the trap's own cell lethal
+PLAIN = ch.code_for(ch.KIND_PLAIN)
+AVOID = ch.code_for(ch.KIND_AVOID)  # never step here
 
 
 def trap(dx: int, dy: int) -> int:
     """The 6-bit code of a trap whose lethal cell is at (dx, dy)."""
-    return 2 | ((dx + 1 + 3 * (dy + 1)) << 2)
+    return ch.code_for(ch.KIND_TRAP, dx, dy)
 
 
 def teleport(dx: int, dy: int) -> int:
     """The 6-bit code of a teleporter (dx in 1..2, dy in -4..3)."""
-    return 3 | (((dx - 1) | ((dy + 4) << 1)) << 2)
+    return ch.code_for(ch.KIND_TELEPORT, dx, dy)
 
 
 def genome(codes: dict[int, int]) -> np.ndarray:
-    """A genome whose colour chunks hold ``codes`` (other colours: plain)."""
+    """A genome whose colour chunks hold ``codes`` (other colours: plain; bits 96-99 clear)."""
     bits = 0
-    for colour, code in codes.items():
-        bits |= code << (6 * colour)
+    for colour in range(16):
+        bits |= codes.get(colour, PLAIN) << (6 * colour)
     return np.array([bits & (2**64 - 1), bits >> 64], dtype=np.uint64)
 
 
@@ -59,21 +60,53 @@ def test_genome_chunks_cross_the_word_boundary():
     g = genome({10: 0b101101, 3: 0b010011})
     assert ch.colour_code(g, 10) == 0b101101
     assert ch.colour_code(g, 3) == 0b010011
-    assert ch.colour_code(g, 11) == 0
+    assert ch.colour_code(g, 11) == PLAIN
+
+
+def _kinds() -> list[int]:
+    return [ch.classify(code)[0] for code in range(64)]
 
 
 def test_codes_decode_to_the_documented_kinds():
-    assert ch.classify(PLAIN) == (ch.KIND_PLAIN, 0, 0)
-    assert ch.classify(1 | (7 << 2)) == (ch.KIND_PLAIN, 0, 0)
-    assert ch.classify(AVOID) == (ch.KIND_AVOID, 0, 0)
-    assert ch.classify(trap(1, -1)) == (ch.KIND_TRAP, 1, -1)
-    assert ch.classify(trap(0, 0)) == (ch.KIND_AVOID, 0, 0)
-    assert ch.classify(2 | (9 << 2)) == (ch.KIND_AVOID, 0, 0)
-    assert ch.classify(2 | (11 << 2)) == (ch.KIND_AVOID, 0, 0)
-    assert ch.classify(2 | (12 << 2)) == (ch.KIND_AVOID, 0, 0)
-    assert ch.classify(2 | (15 << 2)) == (ch.KIND_AVOID, 0, 0)
-    assert ch.classify(teleport(2, -4)) == (ch.KIND_TELEPORT, 2, -4)
-    assert ch.classify(teleport(1, 3)) == (ch.KIND_TELEPORT, 1, 3)
+    # The syndrome under the parity check is the kind: 0 never step, 1-4 plain, 5-6 teleporter, 7 trap.
+    assert ch.classify(0) == (ch.KIND_AVOID, 0, 0)
+    assert ch.classify(0b111000) == (ch.KIND_AVOID, 0, 0)  # columns 3, 5, 6 cancel
+    assert ch.classify(0b000001) == (ch.KIND_PLAIN, 0, 0)  # syndrome 1
+    assert ch.classify(0b000011) == (ch.KIND_PLAIN, 0, 0)  # syndrome 1 ^ 2 = 3
+    assert ch.classify(0b000101) == (ch.KIND_TELEPORT, 1, -4)  # syndrome 5, param 0
+    assert ch.classify(0b111110) == (ch.KIND_TELEPORT, 2, 3)  # 2^4 ^ 3^5^6 = 6, param 7
+    assert ch.classify(0b000111) == (ch.KIND_TRAP, -1, -1)  # syndrome 7, param 0
+    assert ch.classify(0b111111) == (ch.KIND_TRAP, 1, 1)  # 7 ^ 3^5^6 = 7, param 7
+    kinds = _kinds()
+    assert kinds.count(ch.KIND_AVOID) == 8 and kinds.count(ch.KIND_PLAIN) == 32
+    assert kinds.count(ch.KIND_TRAP) == 8 and kinds.count(ch.KIND_TELEPORT) == 16
+
+
+def test_every_trap_offset_and_teleporter_jump_has_one_code():
+    traps = [ch.classify(c)[1:] for c in range(64) if ch.classify(c)[0] == ch.KIND_TRAP]
+    assert sorted(traps) == sorted((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+    jumps = [ch.classify(c)[1:] for c in range(64) if ch.classify(c)[0] == ch.KIND_TELEPORT]
+    assert sorted(jumps) == [(dx, dy) for dx in (1, 2) for dy in range(-4, 4)]
+    for dx, dy in traps:
+        assert ch.classify(trap(dx, dy)) == (ch.KIND_TRAP, dx, dy)
+    for dx, dy in jumps:
+        assert ch.classify(teleport(dx, dy)) == (ch.KIND_TELEPORT, dx, dy)
+    assert ch.classify(PLAIN) == (ch.KIND_PLAIN, 0, 0) and ch.classify(AVOID) == (ch.KIND_AVOID, 0, 0)
+    for bad in ((ch.KIND_TRAP, 0, 0), (ch.KIND_TELEPORT, 3, 0), (ch.KIND_TELEPORT, 1, 4),
+                (ch.KIND_PLAIN, 1, 0)):
+        with pytest.raises(ValueError):
+            ch.code_for(*bad)
+
+
+def test_every_plain_code_is_one_flip_from_exactly_one_never_step_code():
+    # So a wall the whole population believes plain is one mutation from being learnt.
+    kinds = _kinds()
+    avoid = [c for c in range(64) if kinds[c] == ch.KIND_AVOID]
+    assert all(bin(a ^ b).count("1") >= 3 for a in avoid for b in avoid if a != b)
+    for code in range(64):
+        if kinds[code] == ch.KIND_PLAIN:
+            flips = [code ^ (1 << bit) for bit in range(6)]
+            assert sum(kinds[f] == ch.KIND_AVOID for f in flips) == 1, code
 
 
 def test_open_ground_goes_forward():

@@ -12,7 +12,7 @@ from gridsolver.ratrace.controller import play_on_track
 from gridsolver.ratrace.players import Player, as_player
 from gridsolver.ratrace.players import champion as ch
 from gridsolver.ratrace.track import generate_track
-from tests.ratrace.test_champion import genome, moves, view
+from tests.ratrace.test_champion import PLAIN, genome, moves, view
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
@@ -29,13 +29,13 @@ def test_the_table_holds_classify_for_every_code():
 
 
 def test_plan_reads_beliefs_from_the_table_it_is_given():
-    # Colour 1 is plain under the champion's decoding (code 0), so the rat walks right; a table
-    # calling code 0 "never step" boxes it in, and its best step is then a bold one.
+    # Colour 1 is plain under the champion's decoding, so the rat walks right; a table calling
+    # that code "never step" boxes it in, and its best step is then a bold one.
     v = view(["11111"] * 5)
     g = genome({})
     assert moves(ch.plan_decoded(v, g, ch.DECODE)[0]) == {(1, -1), (1, 0), (1, 1)}
     table = ch.decode_table()
-    table[0] = (ch.KIND_AVOID, 0, 0)
+    table[PLAIN] = (ch.KIND_AVOID, 0, 0)
     best, safe, bold = ch.plan_decoded(v, g, table)
     assert best == 0 and moves(safe) == {(0, 0)} and moves(bold) == {(1, -1), (1, 0), (1, 1)}
     assert ch.plan_reference(v, g, table) == (best, safe, bold)
@@ -72,7 +72,7 @@ def test_the_champions_own_parameters_play_the_champions_games():
     # The tuning script's player with the champion's table and wander rate is the champion.
     track = generate_track(5)
     own = play_on_track(as_player("champion"), track, 12, 400)
-    variant = VARIANTS["before"]
+    variant = VARIANTS["hamming"]
     made = Player("tuned", make_player(variant.decode(), variant.wander), "numba")
     assert not made.builtin  # its game loop is never cached on disk (see make_player)
     again = play_on_track(made, track, 12, 400)
@@ -92,10 +92,15 @@ def test_two_variants_in_one_process_play_their_own_games():
     assert results[0] == results[2] != results[1]
 
 
-def test_the_champion_is_the_before_variant():
-    # No variant was adopted (docs/ratrace-champion.md): "before" is the champion's own decoding.
-    assert np.array_equal(VARIANTS["before"].decode(), ch.DECODE)
-    assert VARIANTS["before"].wander == ch.WANDER
+def test_the_champion_is_the_hamming_variant():
+    # The hamming layout was adopted (session 5, docs/ratrace-champion.md); the script builds its
+    # table on its own, and "before" keeps the old layout so earlier comparisons reproduce.
+    assert np.array_equal(VARIANTS["hamming"].decode(), ch.DECODE)
+    assert VARIANTS["hamming"].wander == ch.WANDER
+    before = VARIANTS["before"].decode()
+    assert not np.array_equal(before, ch.DECODE)
+    assert tuple(before[0]) == (ch.KIND_PLAIN, 0, 0) and tuple(before[2 | (4 << 2)]) == (ch.KIND_AVOID, 0, 0)
+    assert tuple(before[3 | (5 << 2)]) == (ch.KIND_TELEPORT, 2, -2)
 
 
 def test_named_variants_change_only_what_they_say():

@@ -2,16 +2,19 @@
 
 Genome layout (100 bits; ``docs/ratrace-champion.md`` has the details): colour
 ``c`` owns the six contiguous bits ``6c .. 6c+5`` (crossover copies runs of
-about 20 bits, so a colour's belief travels whole). Bits 0-1 of the chunk are
-the *kind*, bits 2-5 a 4-bit *param* ``p``:
+about 20 bits, so a colour's belief travels whole). The chunk's 3-bit
+:func:`syndrome` under a parity check (a shortened Hamming code) is its
+*kind*, bits 3-5 a *param* ``p`` (0..7):
 
-- kinds 0 and 1: an ordinary cell (half of a random genome's beliefs);
-- kind 2, ``p < 9`` and ``p != 4``: a trap whose lethal cell is at offset
-  ``(p % 3 - 1, p // 3 - 1)``;
-- kind 2, ``p == 4`` (a trap killing its own cell) or ``p >= 9``: never step
-  here (walls, deadly cells, teleporters that throw the rat back);
-- kind 3: a teleporter moving the rat by ``(1 + (p & 1), (p >> 1) - 4)``:
-  forward 1 or 2, up 4 .. down 3.
+- syndrome 0 (8 codes, 3 flips apart): never step here (walls, deadly
+  cells, teleporters that throw the rat back);
+- syndromes 1-4: an ordinary cell (half of a random genome's beliefs), each
+  such code one flip from exactly one "never step" code, so a wall believed
+  plain is one mutation from being learnt;
+- syndromes 5 and 6: a teleporter moving the rat by ``(syndrome - 4, p - 4)``:
+  forward 1 or 2, up 4 .. down 3;
+- syndrome 7: a trap whose lethal cell is at the ``p``-th neighbour offset
+  (:data:`TRAP_OFFSETS`).
 
 Bit 97 says whether a rat with no believed-safe way right slides along the
 barrier (1) or steps boldly (0); bit 96 which way it slides (1: down, 0: up).
@@ -55,11 +58,11 @@ KIND_AVOID = 1  # never step here
 KIND_TRAP = 2  # the cell at a neighbour offset is lethal
 KIND_TELEPORT = 3  # stepping here moves the rat by an offset
 
-SELF_TRAP = 4  # the trap param whose lethal cell is the trap itself
-# Kind-2 params from here on would mean "plain" (16: none). 12 halves the "never step" beliefs of
-# a random genome: fewer games at 1-2 points on 1,250 training games, but a geometric mean gain
-# of 1.20x whose interval includes 1 (docs/ratrace-champion.md, issue 18): not adopted.
-PLAIN_FROM = 16
+# Column i is the syndrome of flipping code bit i. The 8 codes of syndrome 0 ("never step") lie
+# 3 flips apart, so every code of syndrome 1-6 is one flip from exactly one of them.
+PARITY_CHECK = (1, 2, 4, 3, 5, 6)
+# A trap code's param p names the lethal cell: TRAP_OFFSETS[p] = (dx, dy) from the trap.
+TRAP_OFFSETS = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0))
 WANDER = 1.0 / 24  # how often a rat takes any believed-safe step instead of the best
 
 _CENTRE = 12
@@ -85,17 +88,45 @@ def colour_code(genome: np.ndarray, colour: int) -> int:
 
 
 @njit(cache=True)
+def syndrome(code: int) -> int:
+    """The 3-bit syndrome of a 6-bit code under :data:`PARITY_CHECK`: the code's kind."""
+    value = 0
+    for bit in range(6):
+        if (code >> bit) & 1:
+            value ^= PARITY_CHECK[bit]
+    return value
+
+
+@njit(cache=True)
 def classify(code: int) -> tuple[int, int, int]:
     """``(kind, dx, dy)`` of a colour's code: the trap's lethal offset or the teleport offset."""
-    kind = code & 3
-    param = code >> 2
-    if kind < 2 or (kind == 2 and param >= PLAIN_FROM):
+    kind = syndrome(code)
+    param = code >> 3
+    if kind == 0:
+        return KIND_AVOID, 0, 0
+    if kind <= 4:
         return KIND_PLAIN, 0, 0
-    if kind == 2:
-        if param == SELF_TRAP or param >= 9:
-            return KIND_AVOID, 0, 0
-        return KIND_TRAP, param % 3 - 1, param // 3 - 1
-    return KIND_TELEPORT, 1 + (param & 1), (param >> 1) - 4
+    if kind <= 6:
+        return KIND_TELEPORT, kind - 4, param - 4
+    cell = param + (param >= 4)  # the 3 x 3 block's cells in reading order, the centre skipped
+    return KIND_TRAP, cell % 3 - 1, cell // 3 - 1
+
+
+def code_for(kind: int, dx: int = 0, dy: int = 0) -> int:
+    """The smallest 6-bit code :func:`classify` reads as ``(kind, dx, dy)`` (ValueError: none).
+
+    For tests and tools that need a belief's code without spelling out its bits.
+    """
+    if kind in (KIND_AVOID, KIND_PLAIN) and (dx, dy) != (0, 0):
+        raise ValueError("plain and never-step beliefs have no offset")
+    if kind == KIND_TRAP and (dx, dy) not in TRAP_OFFSETS:
+        raise ValueError(f"no trap kills the cell at {(dx, dy)} from it")
+    if kind == KIND_TELEPORT and not (dx in (1, 2) and -4 <= dy <= 3):
+        raise ValueError(f"no teleporter code jumps by {(dx, dy)}")
+    for code in range(64):
+        if classify.py_func(code) == (kind, dx, dy):
+            return code
+    raise ValueError(f"unknown kind {kind}")
 
 
 @njit(cache=True)
@@ -458,14 +489,18 @@ Cell = tuple[int, int]  # (row, column) in the view: row = dy + 2, column = dx +
 def classify_reference(genome_bits: int, colour: int) -> tuple[int, int, int]:
     """:func:`classify` of ``colour``'s chunk, with the genome as one Python int."""
     code = (genome_bits >> (BITS_PER_COLOUR * colour)) & 63
-    kind, param = code & 3, code >> 2
-    if kind < 2 or (kind == 2 and param >= PLAIN_FROM):
-        return KIND_PLAIN, 0, 0
-    if kind == 2 and (param == SELF_TRAP or param >= 9):
+    # Syndrome bit j is the parity of the code bits whose PARITY_CHECK column has bit j set.
+    rows = (0b011001, 0b101010, 0b110100)
+    kind = sum((bin(code & row).count("1") % 2) << j for j, row in enumerate(rows))
+    param = code >> 3
+    if kind == 0:
         return KIND_AVOID, 0, 0
-    if kind == 2:
-        return KIND_TRAP, param % 3 - 1, param // 3 - 1
-    return KIND_TELEPORT, 1 + (param & 1), (param >> 1) - 4
+    if kind in (5, 6):
+        return KIND_TELEPORT, kind - 4, param - 4
+    if kind == 7:
+        dx, dy = TRAP_OFFSETS[param]
+        return KIND_TRAP, dx, dy
+    return KIND_PLAIN, 0, 0
 
 
 def plan_reference(view: np.ndarray, genome: np.ndarray,
