@@ -119,3 +119,21 @@ def test_usage_errors_and_limits_are_one_line_and_exit_2():
                               timeout=60)
         assert done.returncode == 2 and done.stderr.count("\n") == 1, (args, done.stderr)
         assert done.stderr.startswith("gridsolver: error: ") and message in done.stderr, (args, done.stderr)
+
+
+def test_ctrl_c_while_the_command_loads_exits_130_with_one_line(monkeypatch, capsys):
+    import types
+
+    import pytest
+
+    from gridsolver import launch
+
+    class Loading(types.ModuleType):  # Ctrl-C arrives while `gridsolver.cli` is being imported
+        def __getattr__(self, name: str) -> object:
+            raise KeyboardInterrupt
+
+    monkeypatch.setitem(sys.modules, "gridsolver.cli", Loading("gridsolver.cli"))
+    with pytest.raises(SystemExit) as stopped:
+        launch.main()
+    assert stopped.value.code == 130
+    assert capsys.readouterr().err == "gridsolver: interrupted\n"

@@ -13,6 +13,7 @@ import pytest
 from gridsolver.core.cliutil import EXIT_INTERRUPTED
 
 STOP_CAP_S = 10.0  # the stop takes well under a second (docs/contract.md); only a hang comes near this
+PRESS_AFTER_S = (4.0, 15.0, 40.0)  # Ctrl-C after this long; later only if the command was still starting
 
 # (game, board-making command or None, solve arguments): each search would run its whole --time
 LONG_SEARCHES = [
@@ -44,16 +45,22 @@ def test_ctrl_c_prints_the_best_so_far_and_exits_130(tmp_path, game, make, solve
     warm = subprocess.run(gridsolver(*solve, "--time", "1", "--json"), capture_output=True, text=True,
                           cwd=tmp_path, timeout=600)  # kernels compiled and cached before the real run
     assert warm.returncode in (0, 1), warm.stderr
-    run = subprocess.Popen(gridsolver(*solve, "--time", "600", "--json"), stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, cwd=tmp_path, preexec_fn=sigint_default)
-    time.sleep(4.0)  # well into the search
-    assert run.poll() is None, "the search ended before Ctrl-C"
-    pressed = time.monotonic()
-    run.send_signal(signal.SIGINT)
-    out, err = run.communicate(timeout=60)
-    took = time.monotonic() - pressed
-    assert run.returncode == EXIT_INTERRUPTED, err
-    assert took < STOP_CAP_S
+    for wait in PRESS_AFTER_S:
+        run = subprocess.Popen(gridsolver(*solve, "--time", "600", "--json"), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=tmp_path, preexec_fn=sigint_default)
+        time.sleep(wait)  # well into the search, on a machine that is not overloaded
+        assert run.poll() is None, "the search ended before Ctrl-C"
+        pressed = time.monotonic()
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=60)
+        took = time.monotonic() - pressed
+        assert run.returncode == EXIT_INTERRUPTED, err
+        assert took < STOP_CAP_S
+        if out or err.strip() != "gridsolver: interrupted":
+            break
+        # Ctrl-C came while the command was still starting (imports, loading the kernels): nothing was
+        # being solved yet, so nothing to print. Only an overloaded machine starts this slowly: again,
+        # pressing later (the other tests' assertions still apply to the last try)
     lines = out.splitlines()
     assert len(lines) == 1  # the board being solved; later boards (samegame's set) are not started
     result = json.loads(lines[0])

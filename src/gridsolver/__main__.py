@@ -1,3 +1,3 @@
-from gridsolver.cli import main
+from gridsolver.launch import main
 
 main()
