@@ -198,26 +198,39 @@ def sequence_codes(start, width, height, seq, length, tabu, state, label, sizes,
 
 
 @njit(cache=True)
+def _shifted_step(policy, codes, lo, hi, alpha, delta):
+    """One step's changes ``delta[lo:hi]`` = -alpha x probability, exponentials shifted by the largest
+    weight so that exp never overflows."""
+    top = policy[codes[lo]] if hi > lo else 0.0
+    for j in range(lo, hi):
+        top = max(top, policy[codes[j]])
+    z = 0.0
+    for j in range(lo, hi):
+        w = np.exp(policy[codes[j]] - top)
+        delta[j] = w
+        z += w
+    for j in range(lo, hi):
+        delta[j] = -alpha * delta[j] / z
+
+
+@njit(cache=True)
+def _apply_deltas(policy, step_start, codes, chosen, length, alpha, delta):
+    """Apply the gathered changes, then reward each chosen move by ``alpha``."""
+    for step in range(length):
+        for j in range(step_start[step], step_start[step + 1]):
+            policy[codes[j]] += delta[j]
+        policy[chosen[step]] += alpha
+
+
+@njit(cache=True)
 def adapt_codes(policy, step_start, codes, chosen, length, alpha, delta):
     """NRPA's update from recorded codes: every probability is taken under the old policy, so the
     changes are gathered in ``delta`` first and applied after."""
     for step in range(length):
         lo = step_start[step]
         hi = step_start[step + 1]
-        top = policy[codes[lo]] if hi > lo else 0.0
-        for j in range(lo, hi):
-            top = max(top, policy[codes[j]])
-        z = 0.0
-        for j in range(lo, hi):
-            w = np.exp(policy[codes[j]] - top)
-            delta[j] = w
-            z += w
-        for j in range(lo, hi):
-            delta[j] = -alpha * delta[j] / z
-    for step in range(length):
-        for j in range(step_start[step], step_start[step + 1]):
-            policy[codes[j]] += delta[j]
-        policy[chosen[step]] += alpha
+        _shifted_step(policy, codes, lo, hi, alpha, delta)
+    _apply_deltas(policy, step_start, codes, chosen, length, alpha, delta)
 
 
 @njit(cache=True)
@@ -237,20 +250,8 @@ def adapt_table(policy, expw, touched, step_start, codes, chosen, length, alpha,
             for j in range(lo, hi):
                 delta[j] = -alpha * expw[codes[j]] / z
             continue
-        top = policy[codes[lo]] if hi > lo else 0.0
-        for j in range(lo, hi):
-            top = max(top, policy[codes[j]])
-        z = 0.0
-        for j in range(lo, hi):
-            w = np.exp(policy[codes[j]] - top)
-            delta[j] = w
-            z += w
-        for j in range(lo, hi):
-            delta[j] = -alpha * delta[j] / z
-    for step in range(length):
-        for j in range(step_start[step], step_start[step + 1]):
-            policy[codes[j]] += delta[j]
-        policy[chosen[step]] += alpha
+        _shifted_step(policy, codes, lo, hi, alpha, delta)
+    _apply_deltas(policy, step_start, codes, chosen, length, alpha, delta)
     end = step_start[length]
     for j in range(end):
         c = codes[j]
