@@ -3,9 +3,9 @@
 Group upkeep replays the same recorded playout games twice: once finding
 every group afresh before each move (`clickomania.kernels.groups.find_groups`,
 what the playouts did before) and once keeping the groups up to date through
-each move's dirty zone (`samegame.kernels.tracking.refresh_groups`, what they
-do now). The NRPA rate is one level-3 run on one core
-(`samegame.kernels.nrpa.nrpa`), adaptation included.
+each move's dirty zone (`samegame.kernels.tracking.refresh_groups`, with the
+playouts' own removal `play_tracked`: what they do now). The NRPA rate is one
+level-3 run on one core (`samegame.kernels.nrpa.nrpa`), adaptation included.
 """
 
 from __future__ import annotations
@@ -20,13 +20,12 @@ from gridsolver.clickomania.kernels.groups import (
     MAX_COLOURS_CODE,
     find_groups,
     remove_at,
-    remove_settle,
     seed_kernels,
     to_cells,
 )
 from gridsolver.core.boards import split_boards
 from gridsolver.samegame.kernels.nrpa import most_frequent_colour, nrpa, policy_playout
-from gridsolver.samegame.kernels.tracking import dirty_zone, refresh_groups
+from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups
 from runner import Table
 
 GAMES = 50  # recorded playout games per position
@@ -70,8 +69,7 @@ def _kept_up(start, width, height, games, lengths, repeats):
             count = refresh_groups(state, width, height, zone[0], zone[1], dirty_low, seen, stamp, tracked,
                                    count, found, redo, stack)
             groups += count
-            _, first, last, emptied = remove_settle(state, width, height, games[game, t], stack, low)
-            zone = dirty_zone(width, height, first, last, emptied, low, dirty_low)
+            zone = play_tracked(state, width, height, games[game, t], stack, low, dirty_low)
     return groups
 
 

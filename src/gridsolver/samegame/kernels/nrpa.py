@@ -21,7 +21,7 @@ from gridsolver.clickomania.kernels.groups import (
 )
 from gridsolver.clickomania.kernels.playout import NO_VALUE, terminal_bonus
 from gridsolver.core.clock import budget_check
-from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups, start_tracking, tracked_moves
+from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups, start_tracking, tracked_codes
 
 NRPA_ALPHA = 1.0
 # a table of exp(policy) serves a step while its weights sum inside this range (policy weights stay
@@ -80,15 +80,16 @@ def _move_codes(state, n, k, moves, label, keys, mask, group_hash, out):
 
 @njit(cache=True)
 def _next_moves(state, width, height, tabu, zone, dirty_low, tracking, stamp, label, sizes, reps, stack,
-                tracked, count, found, redo, moves, msizes):
+                tracked, count, found, redo, moves, msizes, mcodes):
     """The allowed moves of ``state`` (see :func:`_allowed_moves`); returns (their number, the
     tracked group count). With ``tracking`` the groups are kept up to date by
-    :func:`refresh_groups` over the dirty ``zone`` (``label`` serves as its stamps); else they are
-    found from scratch."""
+    :func:`refresh_groups` over the dirty ``zone`` (``label`` serves as its stamps) and the moves'
+    (colour, cell) codes go to ``mcodes`` as well; else they are found from scratch (and the codes
+    are left to :func:`_move_codes`)."""
     if tracking:
         count = refresh_groups(state, width, height, zone[0], zone[1], dirty_low, label, stamp, tracked,
                                count, found, redo, stack)
-        return tracked_moves(state, tracked, count, tabu, moves, msizes), count
+        return tracked_codes(state, tracked, count, tabu, width * height, moves, msizes, mcodes), count
     return _allowed_moves(state, width, height, tabu, label, sizes, reps, stack, moves, msizes), 0
 
 
@@ -119,11 +120,17 @@ def _table_weights(policy, expw, mcodes, k, weights):
 
 @njit(cache=True)
 def table_playout(start, width, height, policy, expw, tabu, penalty, seq, state, label, sizes, reps, stack,
-                  moves, msizes, weights, keys, mask, group_hash, mcodes):
+                  moves, msizes, weights, keys, mask, group_hash, mcodes, rec_start=None, rec_codes=None,
+                  rec_chosen=None, start_groups=None):
     """:func:`policy_playout` reading each weight exp(policy[code]) from ``expw`` (kept equal to
     exp(policy) by :func:`adapt_table`) instead of computing one exponential per allowed move and
     step. An empty ``expw``, or weights outside exp's safe range, fall back to computing them (shifted
-    by the largest)."""
+    by the largest).
+
+    Given ``rec_start``, ``rec_codes`` and ``rec_chosen``, the game's codes are recorded there as
+    :func:`sequence_codes` would record them on replaying it; given ``start_groups`` (n + 1 int64s,
+    first -1 until filled), the groups of ``start`` are found once and kept there for the playouts
+    after (without them, numba compiles the recording and the keeping away)."""
     n = width * height
     copy_into(state, start, n)
     points = 0
@@ -136,12 +143,17 @@ def table_playout(start, width, height, policy, expw, tabu, penalty, seq, state,
     tracking = keys.shape[0] == 0
     tracked, found, redo, low, dirty_low, zone = start_tracking(n, width, label)
     count = np.int64(0)  # typed: a literal 0 would compile _next_moves once more for it
+    if start_groups is not None and tracking:
+        count, zone = _start_groups(state, width, height, dirty_low, label, tracked, found, redo, stack,
+                                    start_groups, zone)
+    recorded = np.int64(0)
     while True:
         k, count = _next_moves(state, width, height, tabu, zone, dirty_low, tracking, length + 1, label,
-                               sizes, reps, stack, tracked, count, found, redo, moves, msizes)
+                               sizes, reps, stack, tracked, count, found, redo, moves, msizes, mcodes)
         if k == 0:
             break
-        _move_codes(state, n, k, moves, label, keys, mask, group_hash, mcodes)
+        if not tracking:
+            _move_codes(state, n, k, moves, label, keys, mask, group_hash, mcodes)
         total = _table_weights(policy, expw, mcodes, k, weights)
         if total == 0.0:
             top = policy[mcodes[0]]
@@ -158,12 +170,52 @@ def table_playout(start, width, height, policy, expw, tabu, penalty, seq, state,
             if r <= 0.0:
                 pick = m
                 break
+        if rec_codes is not None:
+            recorded = _record_step(rec_start, rec_codes, rec_chosen, length, recorded, mcodes, k, pick)
         seq[length] = moves[pick]
         length += 1
         points += (msizes[pick] - 2) * (msizes[pick] - 2)
         left -= msizes[pick]
         zone = play_tracked(state, width, height, moves[pick], stack, low, dirty_low)
+    if rec_start is not None:
+        rec_start[length] = recorded
     return points + terminal_bonus(left, penalty), length
+
+
+@njit(cache=True)
+def _start_groups(state, width, height, dirty_low, label, tracked, found, redo, stack, start_groups, zone):
+    """The tracked groups of the start (``state``, fresh from ``start_tracking``'s whole-board
+    ``zone``): found with stamp 1 and kept in ``start_groups`` the first time, copied from it after.
+    Returns their count and an empty zone (the first step then finds nothing to refresh)."""
+    if start_groups[0] < 0:
+        count = refresh_groups(state, width, height, zone[0], zone[1], dirty_low, label, np.int64(1), tracked,
+                               np.int64(0), found, redo, stack)
+        start_groups[0] = count
+        copy_into(start_groups[1:], tracked, count)
+    else:
+        count = start_groups[0]
+        copy_into(tracked, start_groups[1:], count)
+    return count, (np.int64(1), np.int64(0))
+
+
+@njit(cache=True)
+def _record_step(rec_start, rec_codes, rec_chosen, step, recorded, mcodes, k, pick):
+    """File step ``step``'s allowed codes ``mcodes[:k]`` and the one picked; returns the codes
+    recorded so far."""
+    rec_start[step] = recorded
+    for m in range(k):
+        rec_codes[recorded + m] = mcodes[m]
+    rec_chosen[step] = mcodes[pick]
+    return recorded + k
+
+
+@njit(cache=True)
+def keep_recorded(rec_start, rec_codes, rec_chosen, length, step_start, codes, chosen):
+    """Copy a game's codes recorded by :func:`table_playout` to where :func:`sequence_codes` would
+    have put them on replaying it (the same codes, without a second pass over the board)."""
+    copy_into(step_start, rec_start, length + 1)
+    copy_into(codes, rec_codes, rec_start[length])
+    copy_into(chosen, rec_chosen, length)
 
 
 @njit(cache=True)
@@ -185,8 +237,9 @@ def sequence_codes(start, width, height, seq, length, tabu, state, label, sizes,
     for step in range(length):
         step_start[step] = total
         k, count = _next_moves(state, width, height, tabu, zone, dirty_low, tracking, step + 1, label, sizes,
-                               reps, stack, tracked, count, found, redo, moves, msizes)
-        _move_codes(state, n, k, moves, label, keys, mask, group_hash, mcodes)
+                               reps, stack, tracked, count, found, redo, moves, msizes, mcodes)
+        if not tracking:
+            _move_codes(state, n, k, moves, label, keys, mask, group_hash, mcodes)
         for m in range(k):
             codes[total] = mcodes[m]
             total += 1
@@ -344,6 +397,7 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
     for i in range(n):
         top_colour = max(top_colour, start[i])
     table_codes = (top_colour + 1) * n if keys.shape[0] == 0 else 0
+    start_groups = np.full(n + 1, -1, np.int64)  # the start's groups, found by the first playout
     expw = np.empty(table_codes, np.float64)
     touched = np.zeros(table_codes, np.bool_)
     if tabu < 0:
@@ -383,7 +437,8 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
                     break
                 points, length = table_playout(start, width, height, pol, expw, tabu, penalty, seq, state,
                                                label, sizes, reps, stack, moves, msizes, weights, keys, mask,
-                                               group_hash, mcodes)
+                                               group_hash, mcodes, step_start2, seq_codes2, chosen2,
+                                               start_groups)
                 playouts += 1
                 # a converged level 1 plays its best game again and again: its codes are recorded already
                 if points >= level_best[1] and not _same_game(points, seq, length, level_best[1],
@@ -391,9 +446,8 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
                     level_best[1] = points
                     level_len[1] = length
                     copy_into(level_seq[1], seq, length)
-                    sequence_codes(start, width, height, seq, length, tabu, state, label, sizes, reps, stack,
-                                   moves, msizes, step_start, seq_codes, chosen, keys, mask, group_hash,
-                                   mcodes)
+                    # the playout recorded its codes in the spare set (free until level 1 is done)
+                    keep_recorded(step_start2, seq_codes2, chosen2, length, step_start, seq_codes, chosen)
                     if points > best:
                         best = points
                         best_len = length

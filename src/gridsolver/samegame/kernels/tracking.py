@@ -5,7 +5,8 @@ cell up (all columns from its first on when a column empties), so a group can
 only change if it has a cell in that zone (:func:`dirty_zone`).
 :func:`refresh_groups` keeps every group whose box misses the zone and finds
 the others again; the result is the list :func:`find_groups` would give, in
-the same order.
+the same order. Playouts remove groups with their own :func:`remove_fall`
+and read moves and policy codes off the list in one pass (:func:`tracked_codes`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.clickomania.kernels.groups import EMPTY, is_single, remove_settle
+from gridsolver.clickomania.kernels.groups import EMPTY, is_single
+
+REMOVED = -2  # a cell the move takes, until its column settles (see remove_fall)
 
 
 @njit(cache=True)
@@ -179,6 +182,31 @@ def tracked_moves(cells, tracked, count, tabu, out_moves, out_sizes):
 
 
 @njit(cache=True)
+def tracked_codes(cells, tracked, count, tabu, n, out_moves, out_sizes, out_codes):
+    """:func:`tracked_moves` that also gives each move's (colour, canonical cell) policy code,
+    ``colour * n + cell``, in the same pass."""
+    k = 0
+    for g in range(count):
+        rep = tracked[g] >> 40
+        colour = cells[rep]
+        # every group is written and only an allowed one kept, without a branch on the colour (with
+        # the codes in this pass too, playouts measured about 3% faster than tracked_moves and then
+        # a pass for the codes)
+        out_moves[k] = rep
+        out_sizes[k] = (tracked[g] >> 24) & 0xFFFF
+        out_codes[k] = colour * n + rep
+        k += colour != tabu
+    if k == 0:
+        for g in range(count):
+            rep = tracked[g] >> 40
+            out_moves[g] = rep
+            out_sizes[g] = (tracked[g] >> 24) & 0xFFFF
+            out_codes[g] = cells[rep] * n + rep
+        k = count
+    return k
+
+
+@njit(cache=True)
 def start_tracking(n, width, label):
     """Arrays for :func:`refresh_groups` (the tracked and found records, the groups to flood again,
     each move's lows and dirty zone) and a first zone that is the whole board; ``label`` is
@@ -193,5 +221,87 @@ def start_tracking(n, width, label):
 @njit(cache=True)
 def play_tracked(state, width, height, move, stack, low, dirty_low):
     """Play ``move`` and return the dirty zone it leaves (:func:`dirty_zone`)."""
-    _, first, last, emptied = remove_settle(state, width, height, move, stack, low)
+    _, first, last, emptied = remove_fall(state, width, height, move, stack, low)
     return dirty_zone(width, height, first, last, emptied, low, dirty_low)
+
+
+@njit(cache=True)
+def remove_fall(cells, width, height, start, stack, low):
+    """:func:`~gridsolver.clickomania.kernels.groups.remove_settle` (same cells, same returns, same
+    ``low`` in the group's columns) for a legal move, settling each column from its lowest removed cell
+    up to its top only.
+
+    A copy rather than a change to the shared kernel (Clickomania's solver uses that one): the
+    removed cells are marked :data:`REMOVED` during the fill so that the settling can stop at a
+    column's top (an ``EMPTY``), and each column's lowest removed cell comes from the fill instead of
+    a scan from the bottom (upkeep per move measured about 5% faster).
+    """
+    colour = cells[start]
+    for c in range(width):
+        low[c] = height
+    cells[start] = REMOVED
+    stack[0] = start
+    top = 1
+    removed = 0
+    first = width
+    last = -1
+    while top > 0:
+        top -= 1
+        j = stack[top]
+        removed += 1
+        jc = j // height
+        jh = j - jc * height
+        first = min(first, jc)
+        last = max(last, jc)
+        low[jc] = min(low[jc], jh)
+        if jh > 0 and cells[j - 1] == colour:
+            cells[j - 1] = REMOVED
+            stack[top] = j - 1
+            top += 1
+        if jh + 1 < height and cells[j + 1] == colour:
+            cells[j + 1] = REMOVED
+            stack[top] = j + 1
+            top += 1
+        if jc > 0 and cells[j - height] == colour:
+            cells[j - height] = REMOVED
+            stack[top] = j - height
+            top += 1
+        if jc + 1 < width and cells[j + height] == colour:
+            cells[j + height] = REMOVED
+            stack[top] = j + height
+            top += 1
+    emptied = False
+    for c in range(first, last + 1):  # gravity: every cell is written back, only a kept one advances
+        base = c * height
+        write = low[c]
+        h = low[c]
+        while h < height:
+            v = cells[base + h]
+            if v == EMPTY:
+                break
+            cells[base + write] = v
+            write += v != REMOVED
+            h += 1
+        for x in range(write, h):
+            cells[base + x] = EMPTY
+        emptied = emptied or write == 0
+    if emptied:
+        _close_columns(cells, width, height, first, last)
+    return removed, first, last, emptied
+
+
+@njit(cache=True)
+def _close_columns(cells, width, height, first, last):
+    """Move the columns right of the emptied ones (among ``first..last``) to the left, as
+    :func:`~gridsolver.clickomania.kernels.groups.remove_settle` does."""
+    target = first
+    c = first
+    while c < width and (c <= last or cells[c * height] != EMPTY):
+        if cells[c * height] != EMPTY:
+            if target != c:
+                for h in range(height):
+                    cells[target * height + h] = cells[c * height + h]
+            target += 1
+        c += 1
+    for i in range(target * height, c * height):
+        cells[i] = EMPTY
