@@ -176,19 +176,25 @@ def remove_settle(cells, width, height, start, stack, low):
         for h in range(write, height):
             cells[base + h] = EMPTY
         emptied = emptied or write == 0
-    if emptied:  # close the empty columns to the left
-        target = first
-        c = first
-        while c < width and (c <= last or cells[c * height] != EMPTY):
-            if cells[c * height] != EMPTY:
-                if target != c:
-                    for h in range(height):
-                        cells[target * height + h] = cells[c * height + h]
-                target += 1
-            c += 1
-        for i in range(target * height, c * height):
-            cells[i] = EMPTY
+    if emptied:
+        close_columns(cells, width, height, first, last)
     return removed, first, last, emptied
+
+
+@njit(cache=True)
+def close_columns(cells, width, height, first, last):
+    """Move the columns right of the emptied ones (among ``first..last``) to the left."""
+    target = first
+    c = first
+    while c < width and (c <= last or cells[c * height] != EMPTY):
+        if cells[c * height] != EMPTY:
+            if target != c:
+                for h in range(height):
+                    cells[target * height + h] = cells[c * height + h]
+            target += 1
+        c += 1
+    for i in range(target * height, c * height):
+        cells[i] = EMPTY
 
 
 @njit(cache=True)

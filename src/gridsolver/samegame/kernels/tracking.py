@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.clickomania.kernels.groups import EMPTY, is_single
+from gridsolver.clickomania.kernels.groups import EMPTY, close_columns, is_single
 
 REMOVED = -2  # a cell the move takes, until its column settles (see remove_fall)
 
@@ -286,22 +286,6 @@ def remove_fall(cells, width, height, start, stack, low):
             cells[base + x] = EMPTY
         emptied = emptied or write == 0
     if emptied:
-        _close_columns(cells, width, height, first, last)
+        close_columns(cells, width, height, first, last)
     return removed, first, last, emptied
 
-
-@njit(cache=True)
-def _close_columns(cells, width, height, first, last):
-    """Move the columns right of the emptied ones (among ``first..last``) to the left, as
-    :func:`~gridsolver.clickomania.kernels.groups.remove_settle` does."""
-    target = first
-    c = first
-    while c < width and (c <= last or cells[c * height] != EMPTY):
-        if cells[c * height] != EMPTY:
-            if target != c:
-                for h in range(height):
-                    cells[target * height + h] = cells[c * height + h]
-            target += 1
-        c += 1
-    for i in range(target * height, c * height):
-        cells[i] = EMPTY
