@@ -25,7 +25,7 @@ from gridsolver.clickomania.kernels.groups import (
 )
 from gridsolver.core.boards import split_boards
 from gridsolver.samegame.kernels.nrpa import most_frequent_colour, nrpa, policy_playout
-from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups
+from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups, start_tracking
 from runner import Table
 
 GAMES = 50  # recorded playout games per position
@@ -48,22 +48,22 @@ def _afresh(start, width, height, games, lengths, repeats):
     return groups
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _kept_up(start, width, height, games, lengths, repeats):
     n = width * height
     state = np.empty(n, np.int8)
-    seen = np.zeros(n, np.int32)
-    redo, stack = np.empty(n, np.int32), np.empty(n, np.int32)
-    tracked, found = np.empty(n, np.int64), np.empty(n, np.int64)
-    low, dirty_low = np.empty(width, np.int32), np.zeros(width, np.int32)
+    seen, stack = np.empty(n, np.int32), np.empty(n, np.int32)
+    # the playouts' own arrays, types and error model (start_tracking, int64 stamps and counts), so that
+    # this times the very compilation of refresh_groups that the playouts run, not a second one
+    tracked, found, redo, low, dirty_low, whole_board = start_tracking(n, width, seen)
     groups = 0
-    stamp = 0
+    stamp = np.int64(0)
     for r in range(repeats):
         game = r % games.shape[0]
         state[:] = start
         dirty_low[:] = 0
-        zone = (0, width - 1)
-        count = 0
+        zone = whole_board
+        count = np.int64(0)
         for t in range(lengths[game]):
             stamp += 1
             count = refresh_groups(state, width, height, zone[0], zone[1], dirty_low, seen, stamp, tracked,
