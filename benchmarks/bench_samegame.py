@@ -34,7 +34,7 @@ def seeds() -> list[int]:
 
 def play_set(boards: list, per_position: float, seed: int) -> dict:
     """Every position once with ``seed``: scores, clears, playouts and seconds of search."""
-    scores, cleared, nodes, searched, method = [], 0, 0, 0.0, ""
+    scores, cleared, nodes, endgame, searched, method = [], 0, 0, 0, 0.0, ""
     for board in boards:
         # the public solve replays every game under the rules before it sets verified
         result = game.solve(board, time=per_position, memory=4096, workers=WORKERS, seed=seed)
@@ -42,11 +42,13 @@ def play_set(boards: list, per_position: float, seed: int) -> dict:
         scores.append(int(result.score))
         cleared += bool(result.details["cleared"])
         nodes += int(result.stats.nodes)
+        endgame += int(result.details.get("endgame_nodes", 0))
         searched += float(result.stats.elapsed_s)
         method = result.details["method"]
         print(f"seed {seed} position {len(scores)}: {result.score} ({result.details['found_by']})",
               file=sys.stderr, flush=True)
-    return {"scores": scores, "cleared": cleared, "nodes": nodes, "searched": searched, "method": method}
+    return {"scores": scores, "cleared": cleared, "nodes": nodes, "endgame": endgame, "searched": searched,
+            "method": method}
 
 
 def samegame(quick: bool) -> list[Table]:
@@ -63,11 +65,14 @@ def samegame(quick: bool) -> list[Table]:
         runs[seed]["wall"] = time.perf_counter() - started
     per_seed = Table("SameGame standard set, one row per seed",
                      ["seed", "positions", "time per position (s)", "workers", "method", "total score",
-                      "worst position", "cleared", "playouts/s (both workers)", "wall (min)"])
+                      "worst position", "cleared", "playouts/s (both workers)", "endgame nodes/s",
+                      "playouts per position", "wall (min)"])
     for seed, run in runs.items():
-        rate = run["nodes"] / run["searched"] if run["searched"] else 0.0
+        playouts = run["nodes"] - run["endgame"]
+        seconds = run["searched"] or 1.0
         per_seed.add(seed, len(boards), per_position, WORKERS, run["method"], sum(run["scores"]),
-                     min(run["scores"]), f"{run['cleared']}/{len(boards)}", round(rate),
+                     min(run["scores"]), f"{run['cleared']}/{len(boards)}", round(playouts / seconds),
+                     round(run["endgame"] / seconds), round(playouts / len(boards)),
                      round(run["wall"] / 60, 1))
     totals = [sum(run["scores"]) for run in runs.values()]
     spread = Table("SameGame standard set: spread over seeds",
@@ -81,8 +86,10 @@ def samegame(quick: bool) -> list[Table]:
                         + "; ".join(f"{goal:,} ({what})" for goal, what in GOALS)
                         + f". This run used {per_position:g} s per position, {budget_note}: "
                         f"`gridsolver samegame solve standard-20 --time {per_position:g} --workers {WORKERS} "
-                        "--seed S`; every game replayed under the rules. Playouts/s: the searches' nodes "
-                        "over their seconds of search, both workers together.")
+                        "--seed S`; every game replayed under the rules. Playouts/s: NRPA's playouts (rating "
+                        "runs included) over the seconds of search, both workers together; endgame nodes/s: "
+                        "the nodes of the exact endgame searches that end each worker's time, counted "
+                        "apart (before 2026-11-27 this table added them to the playouts).")
     for seed, run in runs.items():
         spread.notes.append(f"Seed {seed} per position: " + ", ".join(str(s) for s in run["scores"]) + ".")
     return [per_seed, spread]

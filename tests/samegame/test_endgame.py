@@ -13,8 +13,9 @@ from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
 from gridsolver.clickomania.kernels.groups import index_to_move, to_cells, zobrist_table
 from gridsolver.clickomania.kernels.playout import NO_VALUE
+from gridsolver.samegame import search
 from gridsolver.samegame.kernels.endgame import endgame_line, endgame_value
-from gridsolver.samegame.search import plan_tabu, polish_ending, tabu_candidates
+from gridsolver.samegame.search import line_points, plan_tabu, polish_ending, tabu_candidates
 
 from ..clickomania.helpers import NO_LIMIT, boards
 
@@ -156,3 +157,19 @@ def test_solve_samegame_runs_the_planned_colours_and_verifies():
     assert all(w >= ratings[c] for w, c in zip(result.details["worker_scores"], best_two, strict=True))
     assert "going on from its rating run" in result.details["found_by"]
     assert result.verified and rules.replay(b, result.solution).score == result.score
+
+
+def test_endgame_nodes_are_counted_apart_from_the_playouts(monkeypatch):
+    # one worker runs in this process, so its ending solver can be replaced by one that reports 777 nodes
+    b = rules.from_text("00001\n00011\n00211\n00100")  # a dominant colour: no rating runs
+    calls = []
+
+    def fake_polish(cells, width, height, seq, penalty, deadline_ns, node_limit, memory_bytes):
+        calls.append(len(seq))
+        return line_points(cells, width, height, seq, penalty), seq, 777
+
+    monkeypatch.setattr(search, "polish_ending", fake_polish)
+    result = samegame.solve(b, nodes=300, workers=1, seed=2)
+    assert len(calls) == 1 and result.details["endgame_nodes"] == 777
+    assert 777 < result.stats.nodes <= 300 + 777  # the playouts, at most the node budget, and the 777
+    assert result.verified

@@ -84,13 +84,15 @@ class SameGameTask:
 
 
 class Outcome(NamedTuple):
-    """What a worker found: its best game, the work done, and (for ratings) its NRPA state."""
+    """What a worker found: its best game, the work done (``nodes``, of which ``endgame_nodes`` went
+    to solving its best game's ending exactly), and (for ratings) its NRPA state."""
 
     points: int
     moves: list[Move]
     nodes: int
     how: str
     nrpa_state: tuple[np.ndarray, ...] | None = None
+    endgame_nodes: int = 0
 
 
 def _nrpa_bytes(n: int) -> int:
@@ -212,6 +214,7 @@ def samegame_worker(task: SameGameTask) -> Outcome:
     path = np.zeros(n, np.int32)
     best_points, best_moves, how = -(1 << 40), [], ""
     nodes = 0
+    endgame_nodes = 0
     guided = task.penalty or task.guide  # NRPA's own objective
     if task.method == "nrpa" and task.memory_bytes is not None and _nrpa_bytes(n) > task.memory_bytes:
         task = replace(task, method="mcbeam")  # NRPA's arrays do not fit: the beam sizes itself to memory
@@ -269,6 +272,7 @@ def samegame_worker(task: SameGameTask) -> Outcome:
                                                          task.node_limit - nodes,
                                                          task.memory_bytes)
             nodes += used
+            endgame_nodes += used
             if polished > points:
                 how += f", ending solved exactly (+{polished - points})"
                 points, best_seq = polished, polished_seq
@@ -286,7 +290,7 @@ def samegame_worker(task: SameGameTask) -> Outcome:
     if not best_moves and best_points < 0:
         points, length, _ = nmcs(cells, width, height, 0, task.penalty, task.seed % 2**31, 0, path)
         best_points, best_moves, how = int(points), path_to_moves(path, length, height), "one playout"
-    return Outcome(best_points, best_moves, nodes, how)
+    return Outcome(best_points, best_moves, nodes, how, endgame_nodes=endgame_nodes)
 
 
 def _cells_left(board: Board, moves: list[Move]) -> int:
@@ -357,8 +361,10 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
             outcomes = list(stop.done.values())  # type: ignore[arg-type]
     if not outcomes and not rated:
         outcomes = [samegame_worker(replace(task, deadline_ns=0))]  # nothing came back: one playout here
-    points, moves, _, how, _ = max(outcomes + [run for _, run in rated], key=lambda o: o.points)
+    chosen = max(outcomes + [run for _, run in rated], key=lambda o: o.points)
+    points, moves, how = chosen.points, chosen.moves, chosen.how
     nodes += sum(o.nodes for o in outcomes)
+    endgame_nodes = sum(o.endgame_nodes for o in outcomes)
     ratings: dict[str, int] = {}
     for colour, run in rated:
         name = rules.ALPHABET[colour]
@@ -368,7 +374,8 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
     stats = Stats(nodes=nodes, elapsed_s=round(budget.elapsed_s(), 4), peak_memory_mb=round(peak_rss_mb(), 1))
     details = {"cleared": cells_left == 0, "cells_left": cells_left,
                "moves": len(moves), "found_by": how, "workers": workers,
-               "end_penalty": penalty, "method": method, "worker_scores": [o.points for o in outcomes]}
+               "end_penalty": penalty, "method": method, "worker_scores": [o.points for o in outcomes],
+               "endgame_nodes": endgame_nodes}
     if method == "nrpa" and nrpa_fits:
         details["tabu_colours"] = [rules.ALPHABET[c] for c in tabus]
         details["tabu_ratings"] = ratings
