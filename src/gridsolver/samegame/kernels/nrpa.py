@@ -2,7 +2,7 @@
 
 Policy playouts never take the tabu colour while another move exists; with
 (colour, canonical cell) move codes they choose from the groups kept up to
-date by :mod:`.tracking`. :func:`nrpa_run` unrolls the recursion onto
+date by :mod:`.bitboard` (boards of up to 16 x 15) or :mod:`.tracking`. :func:`nrpa_run` unrolls the recursion onto
 per-level arrays (:func:`nrpa_state`), so a stopped run can be resumed.
 """
 
@@ -21,6 +21,14 @@ from gridsolver.clickomania.kernels.groups import (
 )
 from gridsolver.clickomania.kernels.playout import NO_VALUE, terminal_bonus
 from gridsolver.core.clock import budget_check
+from gridsolver.samegame.kernels.bitboard import (
+    WORDS,
+    bits_codes,
+    board_masks,
+    fits_bitboard,
+    play_bits,
+    refresh_bits,
+)
 from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups, start_tracking, tracked_codes
 
 # error_model="numpy": integer // and % skip numba's check for a zero divisor (every divisor here is a
@@ -182,6 +190,64 @@ def table_playout(start, width, height, policy, expw, tabu, penalty, seq, state,
         zone = play_tracked(state, width, height, moves[pick], stack, low, dirty_low)
     if rec_start is not None:
         rec_start[length] = recorded
+    return points + terminal_bonus(left, penalty), length
+
+
+@njit(cache=True, error_model="numpy")
+def bits_playout(start_masks, colours, left, width, height, policy, expw, tabu, penalty, seq, masks, moves,
+                 msizes, weights, mcodes, rec_start, rec_codes, rec_chosen, start_groups):
+    """:func:`table_playout` with (colour, cell) codes on a board of bitboards (:mod:`.bitboard`; the
+    start's ``start_masks`` with ``left`` cells, ``masks`` the playout's own): the same game, points
+    and recorded codes for the same random draws. ``start_groups`` keeps the start's groups."""
+    n = width * height
+    masks[:, :] = start_masks
+    records = np.empty(n, np.int64)
+    tracked, found, redo = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
+    low, dirty_low = np.empty(width, np.int32), np.zeros(width, np.int32)
+    scratch = np.empty((4, WORDS), np.int64)
+    zone = (np.int64(0), np.int64(width - 1))
+    count = np.int64(0)
+    if start_groups[0] < 0:
+        count = refresh_bits(masks, colours, height, zone[0], zone[1], dirty_low, tracked, count, found, redo,
+                             scratch)
+        start_groups[0] = count
+        copy_into(start_groups[1:], tracked, count)
+    else:
+        count = start_groups[0]
+        copy_into(tracked, start_groups[1:], count)
+    zone = (np.int64(1), np.int64(0))  # nothing to refresh before the first move
+    points = 0
+    length = 0
+    recorded = np.int64(0)
+    while True:
+        count = refresh_bits(masks, colours, height, zone[0], zone[1], dirty_low, tracked, count, found, redo,
+                             scratch)
+        k = bits_codes(tracked, count, tabu, n, height, moves, msizes, mcodes, records)
+        if k == 0:
+            break
+        total = _table_weights(policy, expw, mcodes, k, weights)
+        if total == 0.0:
+            top = policy[mcodes[0]]
+            for m in range(1, k):
+                top = max(top, policy[mcodes[m]])
+            for m in range(k):
+                w = np.exp(policy[mcodes[m]] - top)  # shifted by the largest weight: exp never overflows
+                weights[m] = w
+                total += w
+        r = np.random.random() * total
+        pick = k - 1
+        for m in range(k):
+            r -= weights[m]
+            if r <= 0.0:
+                pick = m
+                break
+        recorded = _record_step(rec_start, rec_codes, rec_chosen, length, recorded, mcodes, k, pick)
+        seq[length] = moves[pick]
+        length += 1
+        points += (msizes[pick] - 2) * (msizes[pick] - 2)
+        left -= msizes[pick]
+        zone = play_bits(masks, colours, width, height, records[pick], low, dirty_low, scratch)
+    rec_start[length] = recorded
     return points + terminal_bonus(left, penalty), length
 
 
@@ -401,6 +467,14 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
         top_colour = max(top_colour, start[i])
     table_codes = (top_colour + 1) * n if keys.shape[0] == 0 else 0
     start_groups = np.full(n + 1, -1, np.int64)  # the start's groups, found by the first playout
+    # boards of up to 16 x 15 play on bitboards (the same games, faster: see the bitboard module)
+    bits = table_codes > 0 and fits_bitboard(width, height)
+    start_masks = np.zeros((top_colour + 2, WORDS), np.int64)
+    masks = np.zeros_like(start_masks)
+    board_masks(start, width, height, top_colour + 1, start_masks)
+    cells_at_start = np.int64(0)
+    for i in range(n):
+        cells_at_start += start[i] != EMPTY
     expw = np.empty(table_codes, np.float64)
     touched = np.zeros(table_codes, np.bool_)
     if tabu < 0:
@@ -438,10 +512,16 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
                 if budget_check(playouts, playout_limit, deadline_ns, 1):
                     out_of_time = True
                     break
-                points, length = table_playout(start, width, height, pol, expw, tabu, penalty, seq, state,
-                                               label, sizes, reps, stack, moves, msizes, weights, keys, mask,
-                                               group_hash, mcodes, step_start2, seq_codes2, chosen2,
-                                               start_groups)
+                if bits:
+                    points, length = bits_playout(start_masks, top_colour + 1, cells_at_start, width, height,
+                                                  pol, expw, tabu, penalty, seq, masks, moves, msizes,
+                                                  weights, mcodes, step_start2, seq_codes2, chosen2,
+                                                  start_groups)
+                else:
+                    points, length = table_playout(start, width, height, pol, expw, tabu, penalty, seq,
+                                                   state, label, sizes, reps, stack, moves, msizes, weights,
+                                                   keys, mask, group_hash, mcodes, step_start2, seq_codes2,
+                                                   chosen2, start_groups)
                 playouts += 1
                 # a converged level 1 plays its best game again and again: its codes are recorded already
                 if points >= level_best[1] and not _same_game(points, seq, length, level_best[1],

@@ -22,7 +22,7 @@ from gridsolver.clickomania.kernels.groups import EMPTY, close_columns, is_singl
 REMOVED = -2  # a cell the move takes, until its column settles (see remove_fall)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def dirty_zone(width, height, first, last, emptied, low, dirty_low):
     """Where a move (see :func:`remove_settle`) may have changed a group: columns ``lo..hi`` (returned)
     from height ``dirty_low[c]`` up: every changed cell and every neighbour of one."""

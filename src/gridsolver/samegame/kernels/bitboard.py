@@ -1,0 +1,340 @@
+"""The playouts' groups kept on per-colour bitboards (numba kernels), for boards of up to 16 x 15.
+
+A board is one 4-word mask per colour plus one of every occupied cell:
+column ``c`` is the 16-bit lane ``c % 4`` of word ``c // 4``, height ``h``
+its bit ``h``. The lane's top bit stays 0, so a group grows one step by
+shifts and ors over the four words with no test per cell (:func:`_grow`),
+and no word ever turns negative. Removing a group squeezes its bits out of
+each lane it touched (:func:`play_bits`).
+
+The tracked list is the one :func:`.tracking.refresh_groups` keeps (records
+in the order of their canonical cells, refreshed through the same dirty
+zone) with two differences: a record starts with its canonical cell's bit
+index (``column * 16 + height``: the same order, and no division to find
+the bit; :func:`cell_of` gives the cell), and holds the group's colour in
+bits 32-39, so the playouts read moves, codes and colours off it without a
+board of cells. :mod:`.tracking` serves every larger board.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+from gridsolver.clickomania.kernels.groups import EMPTY
+from gridsolver.samegame.kernels.tracking import dirty_zone
+
+WORDS = 4
+MAX_WIDTH = 16  # four lanes in each of four words
+MAX_HEIGHT = 15  # the lane's top bit stays 0 (see the module doc)
+LANE = np.int64(0xFFFF)
+COLOUR_SHIFT = 32  # a record's colour (its size, under 256 here, leaves these bits free)
+
+
+@njit(cache=True)
+def fits_bitboard(width: int, height: int) -> bool:
+    """Whether a board of this size fits the bitboards."""
+    return width <= MAX_WIDTH and height <= MAX_HEIGHT
+
+
+@intrinsic
+def popcount(typingctx, x):  # type: ignore[no-untyped-def]
+    """The set bits of an int64 (one instruction, where numba has no function for it)."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def lowest_bit(typingctx, x):  # type: ignore[no-untyped-def]
+    """The index of the lowest set bit of a nonzero int64."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _leading_zeros(typingctx, x):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.int64), codegen
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def highest_bit(x):
+    """The index of the highest set bit of a nonzero int64."""
+    return 63 - _leading_zeros(x)
+
+
+@njit(cache=True, error_model="numpy")
+def board_masks(cells, width, height, colours, masks):
+    """Fill ``masks`` (``colours + 1`` rows of :data:`WORDS`) from a board of cells: one row per colour,
+    the last one every occupied cell."""
+    masks[:, :] = 0
+    for c in range(width):
+        for h in range(height):
+            v = cells[c * height + h]
+            if v != EMPTY:
+                bit = c * 16 + h
+                masks[v, bit >> 6] |= np.int64(1) << (bit & 63)
+                masks[colours, bit >> 6] |= np.int64(1) << (bit & 63)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _grow(group, mask, out):
+    """``out`` = ``group`` and its neighbours, within ``mask``; returns whether that added a cell."""
+    grew = False
+    for w in range(WORDS):
+        x = group[w]
+        y = x | (x << 1) | (x >> 1) | (x << 16) | (x >> 16)
+        if w > 0:
+            y |= group[w - 1] >> 48  # the last lane of the word before
+        if w < WORDS - 1:
+            y |= (group[w + 1] & LANE) << 48  # the first lane of the word after
+        y &= mask[w]
+        out[w] = y
+        grew |= y != x
+    return grew
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _flood(mask, word, bit, group, spare):
+    """The group of ``mask`` holding ``bit`` (a one-bit int64) of ``word``, into ``group``."""
+    # first within the word alone (most groups span a column or two, so most never leave it) ...
+    inside = mask[word]
+    x = bit
+    while True:
+        y = (x | (x << 1) | (x >> 1) | (x << 16) | (x >> 16)) & inside
+        if y == x:
+            break
+        x = y
+    for w in range(WORDS):
+        group[w] = 0
+    group[word] = x
+    # ... then over all words, only if it touches a cell of its colour in the next word or the one before
+    crosses = ((word > 0 and x & (mask[word - 1] >> 48) & LANE != 0)
+               or (word < WORDS - 1 and (x >> 48) & mask[word + 1] & LANE != 0))
+    if not crosses:
+        return
+    while True:
+        if not _grow(group, mask, spare):
+            return
+        if not _grow(spare, mask, group):
+            for w in range(WORDS):
+                group[w] = spare[w]
+            return
+
+
+@njit(cache=True, error_model="numpy")
+def _group_record(group, colour, height):
+    """:func:`.tracking._group_record` of a flooded group, with its colour; returns (record, size)."""
+    size = 0
+    heights = np.int64(0)  # every lane folded onto one: its highest bit is the group's top
+    first = -1
+    last = 0
+    first_word = 0
+    for w in range(WORDS):
+        x = group[w]
+        if x != 0:
+            size += popcount(x)
+            heights |= (x | (x >> 16) | (x >> 32) | (x >> 48)) & LANE
+            if first < 0:
+                first = w * 4 + (lowest_bit(x) >> 4)
+                first_word = w
+            last = w * 4 + (highest_bit(x) >> 4)
+    bit = first_word * 64 + lowest_bit(group[first_word])  # the canonical cell: the lowest of the group
+    record = ((np.int64(bit) << 40) | (np.int64(colour) << COLOUR_SHIFT) | (np.int64(size) << 24)
+              | (first << 16) | (last << 8) | highest_bit(heights))
+    return record, size
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _file(found, new, record):
+    """File ``record`` in ``found[:new]``, kept in order; returns the new count."""
+    g = new
+    while g > 0 and found[g - 1] > record:
+        found[g] = found[g - 1]
+        g -= 1
+    found[g] = record
+    return new + 1
+
+
+@njit(cache=True, error_model="numpy")
+def refresh_bits(masks, colours, height, lo_col, hi_col, dirty_low, tracked, count, found, redo, scratch):
+    """:func:`.tracking.refresh_groups` on bitboards: bring the tracked list up to date after a move
+    whose dirty zone is ``lo_col..hi_col`` from ``dirty_low`` up; returns its length.
+
+    Groups whose box misses the zone stand. The others are found again by
+    flooding every cell in the zone that has a neighbour of its colour, and
+    from the canonical cell of a dropped group that lies outside the zone.
+    ``scratch`` is four rows of :data:`WORDS` int64s.
+    """
+    zone, done, group, spare = scratch[0], scratch[1], scratch[2], scratch[3]
+    kept = 0
+    redone = 0
+    for g in range(count):
+        record = tracked[g]
+        first = (record >> 16) & 0xFF
+        last = (record >> 8) & 0xFF
+        meets = False
+        if last >= lo_col and first <= hi_col:
+            high = record & 0xFF
+            for c in range(max(first, lo_col), min(last, hi_col) + 1):
+                meets = meets or high >= dirty_low[c]
+        if not meets:
+            tracked[kept] = record
+            kept += 1
+            continue
+        if not (lo_col <= first <= hi_col and (record >> 40) & 15 >= dirty_low[first]):
+            redo[redone] = record  # outside the zone its cell did not change, but its group may have
+            redone += 1
+    for w in range(WORDS):
+        zone[w] = 0
+        done[w] = 0
+    for c in range(lo_col, hi_col + 1):
+        if dirty_low[c] < MAX_HEIGHT:
+            zone[c >> 2] |= ((np.int64(0x7FFF) >> dirty_low[c]) << dirty_low[c]) << ((c & 3) * 16)
+    new = 0
+    for k in range(colours):
+        mask = masks[k]
+        for w in range(lo_col >> 2, (hi_col >> 2) + 1):
+            x = mask[w]
+            if x & zone[w] == 0:
+                continue
+            near = (x << 1) | (x >> 1) | (x << 16) | (x >> 16)
+            if w > 0:
+                near |= mask[w - 1] >> 48
+            if w < WORDS - 1:
+                near |= (mask[w + 1] & LANE) << 48
+            starts = x & near & zone[w] & ~done[w]  # cells of the zone in groups of two or more
+            while starts != 0:
+                _flood(mask, w, starts & -starts, group, spare)
+                for v in range(WORDS):
+                    done[v] |= group[v]
+                starts &= ~group[w]
+                record, _ = _group_record(group, k, height)
+                new = _file(found, new, record)
+    for r in range(redone):
+        bit = redo[r] >> 40
+        w = bit >> 6
+        one = np.int64(1) << (bit & 63)
+        if done[w] & one:
+            continue
+        colour = (redo[r] >> COLOUR_SHIFT) & 0xFF
+        _flood(masks[colour], w, one, group, spare)
+        for v in range(WORDS):
+            done[v] |= group[v]
+        record, size = _group_record(group, colour, height)
+        if size > 1:
+            new = _file(found, new, record)
+    # merge the kept and the found groups, from the back so the kept ones are not overwritten
+    a = kept - 1
+    b = new - 1
+    for out in range(kept + new - 1, -1, -1):
+        if b < 0:
+            break
+        if a >= 0 and tracked[a] > found[b]:
+            tracked[out] = tracked[a]
+            a -= 1
+        else:
+            tracked[out] = found[b]
+            b -= 1
+    return kept + new
+
+
+@njit(cache=True, error_model="numpy")
+def _squeeze(lane, removed):
+    """A lane without its ``removed`` bits, the bits above each falling into place."""
+    while removed != 0:
+        b = highest_bit(removed)
+        below = (np.int64(1) << b) - 1
+        lane = (lane & below) | ((lane >> 1) & ~below)
+        removed &= below
+    return lane
+
+
+@njit(cache=True, error_model="numpy")
+def _close_lanes(masks, colours):
+    """Move the columns right of emptied ones (lanes with no occupied cell) to the left."""
+    occupied = masks[colours]
+    to = 0
+    for c in range(WORDS * 4):
+        if (occupied[c >> 2] >> ((c & 3) * 16)) & LANE == 0:
+            continue
+        if to != c:
+            shift = (to & 3) * 16
+            for k in range(colours + 1):
+                lane = (masks[k, c >> 2] >> ((c & 3) * 16)) & LANE
+                masks[k, to >> 2] = (masks[k, to >> 2] & ~(LANE << shift)) | (lane << shift)
+        to += 1
+    for c in range(to, WORDS * 4):
+        for k in range(colours + 1):
+            masks[k, c >> 2] &= ~(LANE << ((c & 3) * 16))
+
+
+@njit(cache=True, error_model="numpy")
+def play_bits(masks, colours, width, height, record, low, dirty_low, scratch):
+    """Remove the tracked group ``record`` and let the cells fall (and the columns close up); returns
+    the dirty zone :func:`.tracking.play_tracked` returns, with the same ``low`` and ``dirty_low``."""
+    group, spare = scratch[2], scratch[3]
+    bit = record >> 40
+    colour = (record >> COLOUR_SHIFT) & 0xFF
+    first = (record >> 16) & 0xFF
+    last = (record >> 8) & 0xFF
+    _flood(masks[colour], bit >> 6, np.int64(1) << (bit & 63), group, spare)
+    emptied = False
+    for c in range(first, last + 1):  # a group has a cell in every column of its box
+        w = c >> 2
+        shift = (c & 3) * 16
+        removed = (group[w] >> shift) & LANE
+        bottom = lowest_bit(removed)
+        low[c] = bottom
+        run = popcount(removed)
+        solid = removed >> bottom == (np.int64(1) << run) - 1  # one run: one shift takes it out
+        below = (np.int64(1) << bottom) - 1
+        for k in range(colours + 1):
+            word = masks[k, w]
+            lane = (word >> shift) & LANE
+            if lane >> bottom == 0:
+                continue  # nothing of this colour at or above the removed cells
+            lane = (lane & below) | ((lane >> run) & ~below) if solid else _squeeze(lane, removed)
+            masks[k, w] = (word & ~(LANE << shift)) | (lane << shift)
+        emptied = emptied or (masks[colours, w] >> shift) & LANE == 0
+    if emptied:
+        _close_lanes(masks, colours)
+    return dirty_zone(width, height, first, last, emptied, low, dirty_low)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def cell_of(record, height):
+    """The canonical cell (``column * height + height``, as the cell boards number them) of a record."""
+    bit = record >> 40
+    return (bit >> 4) * height + (bit & 15)
+
+
+@njit(cache=True, error_model="numpy")
+def bits_codes(tracked, count, tabu, n, height, out_moves, out_sizes, out_codes, out_records):
+    """:func:`.tracking.tracked_codes` reading each group's colour from its record, with the record of
+    each move too (for :func:`play_bits`)."""
+    k = 0
+    for g in range(count):
+        record = tracked[g]
+        rep = cell_of(record, height)
+        colour = (record >> COLOUR_SHIFT) & 0xFF
+        out_moves[k] = rep
+        out_sizes[k] = (record >> 24) & 0xFF
+        out_codes[k] = colour * n + rep
+        out_records[k] = record
+        k += colour != tabu
+    if k == 0:
+        for g in range(count):
+            record = tracked[g]
+            rep = cell_of(record, height)
+            out_moves[g] = rep
+            out_sizes[g] = (record >> 24) & 0xFF
+            out_codes[g] = ((record >> COLOUR_SHIFT) & 0xFF) * n + rep
+            out_records[g] = record
+        k = count
+    return k
