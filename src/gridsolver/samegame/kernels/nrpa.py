@@ -2,8 +2,9 @@
 
 Policy playouts never take the tabu colour while another move exists; with
 (colour, canonical cell) move codes they choose from the groups kept up to
-date by :mod:`.bitboard` (boards of up to 16 x 15) or :mod:`.tracking`. :func:`nrpa_run` unrolls the recursion onto
-per-level arrays (:func:`nrpa_state`), so a stopped run can be resumed.
+date by :mod:`.bitboard` (boards of up to 16 x 15) or :mod:`.tracking`.
+:func:`nrpa_run` unrolls the recursion onto per-level arrays
+(:func:`nrpa_state`), so a stopped run can be resumed.
 """
 
 from __future__ import annotations
