@@ -82,28 +82,34 @@ def board_masks(cells, width, height, colours, masks):
                 masks[colours, bit >> 6] |= np.int64(1) << (bit & 63)
 
 
+# rows of the scratch array (four rows of WORDS int64s) the kernels below share; rows are indexed in
+# place rather than taken as views, which would count references on every call
+ZONE, DONE, GROUP, SPARE = 0, 1, 2, 3
+
+
 @njit(cache=True, error_model="numpy", inline="always")
-def _grow(group, mask, out):
-    """``out`` = ``group`` and its neighbours, within ``mask``; returns whether that added a cell."""
+def _grow(scratch, src, dst, masks, colour):
+    """Row ``dst`` = row ``src`` and its neighbours, within ``colour``'s mask; returns whether that
+    added a cell."""
     grew = False
     for w in range(WORDS):
-        x = group[w]
+        x = scratch[src, w]
         y = x | (x << 1) | (x >> 1) | (x << 16) | (x >> 16)
         if w > 0:
-            y |= group[w - 1] >> 48  # the last lane of the word before
+            y |= scratch[src, w - 1] >> 48  # the last lane of the word before
         if w < WORDS - 1:
-            y |= (group[w + 1] & LANE) << 48  # the first lane of the word after
-        y &= mask[w]
-        out[w] = y
+            y |= (scratch[src, w + 1] & LANE) << 48  # the first lane of the word after
+        y &= masks[colour, w]
+        scratch[dst, w] = y
         grew |= y != x
     return grew
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _flood(mask, word, bit, group, spare):
-    """The group of ``mask`` holding ``bit`` (a one-bit int64) of ``word``, into ``group``."""
+def _flood(masks, colour, word, bit, scratch):
+    """The group of ``colour`` holding ``bit`` (a one-bit int64) of ``word``, into row GROUP."""
     # first within the word alone (most groups span a column or two, so most never leave it) ...
-    inside = mask[word]
+    inside = masks[colour, word]
     x = bit
     while True:
         y = (x | (x << 1) | (x >> 1) | (x << 16) | (x >> 16)) & inside
@@ -111,32 +117,33 @@ def _flood(mask, word, bit, group, spare):
             break
         x = y
     for w in range(WORDS):
-        group[w] = 0
-    group[word] = x
+        scratch[GROUP, w] = 0
+    scratch[GROUP, word] = x
     # ... then over all words, only if it touches a cell of its colour in the next word or the one before
-    crosses = ((word > 0 and x & (mask[word - 1] >> 48) & LANE != 0)
-               or (word < WORDS - 1 and (x >> 48) & mask[word + 1] & LANE != 0))
+    crosses = ((word > 0 and x & (masks[colour, word - 1] >> 48) & LANE != 0)
+               or (word < WORDS - 1 and (x >> 48) & masks[colour, word + 1] & LANE != 0))
     if not crosses:
         return
     while True:
-        if not _grow(group, mask, spare):
+        if not _grow(scratch, GROUP, SPARE, masks, colour):
             return
-        if not _grow(spare, mask, group):
+        if not _grow(scratch, SPARE, GROUP, masks, colour):
             for w in range(WORDS):
-                group[w] = spare[w]
+                scratch[GROUP, w] = scratch[SPARE, w]
             return
 
 
-@njit(cache=True, error_model="numpy")
-def _group_record(group, colour, height):
-    """:func:`.tracking._group_record` of a flooded group, with its colour; returns (record, size)."""
+@njit(cache=True, error_model="numpy", inline="always")
+def _group_record(scratch, colour):
+    """:func:`.tracking._group_record` of the group in row GROUP, with its colour; returns (record,
+    size)."""
     size = 0
     heights = np.int64(0)  # every lane folded onto one: its highest bit is the group's top
     first = -1
     last = 0
     first_word = 0
     for w in range(WORDS):
-        x = group[w]
+        x = scratch[GROUP, w]
         if x != 0:
             size += popcount(x)
             heights |= (x | (x >> 16) | (x >> 32) | (x >> 48)) & LANE
@@ -144,7 +151,7 @@ def _group_record(group, colour, height):
                 first = w * 4 + (lowest_bit(x) >> 4)
                 first_word = w
             last = w * 4 + (highest_bit(x) >> 4)
-    bit = first_word * 64 + lowest_bit(group[first_word])  # the canonical cell: the lowest of the group
+    bit = first_word * 64 + lowest_bit(scratch[GROUP, first_word])  # the canonical cell: the group's lowest
     record = ((np.int64(bit) << 40) | (np.int64(colour) << COLOUR_SHIFT) | (np.int64(size) << 24)
               | (first << 16) | (last << 8) | highest_bit(heights))
     return record, size
@@ -161,7 +168,7 @@ def _file(found, new, record):
     return new + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def refresh_bits(masks, colours, height, lo_col, hi_col, dirty_low, tracked, count, found, redo, scratch):
     """:func:`.tracking.refresh_groups` on bitboards: bring the tracked list up to date after a move
     whose dirty zone is ``lo_col..hi_col`` from ``dirty_low`` up; returns its length.
@@ -171,7 +178,6 @@ def refresh_bits(masks, colours, height, lo_col, hi_col, dirty_low, tracked, cou
     from the canonical cell of a dropped group that lies outside the zone.
     ``scratch`` is four rows of :data:`WORDS` int64s.
     """
-    zone, done, group, spare = scratch[0], scratch[1], scratch[2], scratch[3]
     kept = 0
     redone = 0
     for g in range(count):
@@ -191,42 +197,41 @@ def refresh_bits(masks, colours, height, lo_col, hi_col, dirty_low, tracked, cou
             redo[redone] = record  # outside the zone its cell did not change, but its group may have
             redone += 1
     for w in range(WORDS):
-        zone[w] = 0
-        done[w] = 0
+        scratch[ZONE, w] = 0
+        scratch[DONE, w] = 0
     for c in range(lo_col, hi_col + 1):
         if dirty_low[c] < MAX_HEIGHT:
-            zone[c >> 2] |= ((np.int64(0x7FFF) >> dirty_low[c]) << dirty_low[c]) << ((c & 3) * 16)
+            scratch[ZONE, c >> 2] |= ((np.int64(0x7FFF) >> dirty_low[c]) << dirty_low[c]) << ((c & 3) * 16)
     new = 0
     for k in range(colours):
-        mask = masks[k]
         for w in range(lo_col >> 2, (hi_col >> 2) + 1):
-            x = mask[w]
-            if x & zone[w] == 0:
+            x = masks[k, w]
+            if x & scratch[ZONE, w] == 0:
                 continue
             near = (x << 1) | (x >> 1) | (x << 16) | (x >> 16)
             if w > 0:
-                near |= mask[w - 1] >> 48
+                near |= masks[k, w - 1] >> 48
             if w < WORDS - 1:
-                near |= (mask[w + 1] & LANE) << 48
-            starts = x & near & zone[w] & ~done[w]  # cells of the zone in groups of two or more
+                near |= (masks[k, w + 1] & LANE) << 48
+            starts = x & near & scratch[ZONE, w] & ~scratch[DONE, w]  # zone cells in groups of two or more
             while starts != 0:
-                _flood(mask, w, starts & -starts, group, spare)
+                _flood(masks, k, w, starts & -starts, scratch)
                 for v in range(WORDS):
-                    done[v] |= group[v]
-                starts &= ~group[w]
-                record, _ = _group_record(group, k, height)
+                    scratch[DONE, v] |= scratch[GROUP, v]
+                starts &= ~scratch[GROUP, w]
+                record, _ = _group_record(scratch, k)
                 new = _file(found, new, record)
     for r in range(redone):
         bit = redo[r] >> 40
         w = bit >> 6
         one = np.int64(1) << (bit & 63)
-        if done[w] & one:
+        if scratch[DONE, w] & one:
             continue
         colour = (redo[r] >> COLOUR_SHIFT) & 0xFF
-        _flood(masks[colour], w, one, group, spare)
+        _flood(masks, colour, w, one, scratch)
         for v in range(WORDS):
-            done[v] |= group[v]
-        record, size = _group_record(group, colour, height)
+            scratch[DONE, v] |= scratch[GROUP, v]
+        record, size = _group_record(scratch, colour)
         if size > 1:
             new = _file(found, new, record)
     # merge the kept and the found groups, from the back so the kept ones are not overwritten
@@ -258,10 +263,9 @@ def _squeeze(lane, removed):
 @njit(cache=True, error_model="numpy")
 def _close_lanes(masks, colours):
     """Move the columns right of emptied ones (lanes with no occupied cell) to the left."""
-    occupied = masks[colours]
     to = 0
-    for c in range(WORDS * 4):
-        if (occupied[c >> 2] >> ((c & 3) * 16)) & LANE == 0:
+    for c in range(WORDS * 4):  # lanes move only left, to ``to`` <= c: lanes not yet read stay as they were
+        if (masks[colours, c >> 2] >> ((c & 3) * 16)) & LANE == 0:
             continue
         if to != c:
             shift = (to & 3) * 16
@@ -274,21 +278,20 @@ def _close_lanes(masks, colours):
             masks[k, c >> 2] &= ~(LANE << ((c & 3) * 16))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def play_bits(masks, colours, width, height, record, low, dirty_low, scratch):
     """Remove the tracked group ``record`` and let the cells fall (and the columns close up); returns
     the dirty zone :func:`.tracking.play_tracked` returns, with the same ``low`` and ``dirty_low``."""
-    group, spare = scratch[2], scratch[3]
     bit = record >> 40
     colour = (record >> COLOUR_SHIFT) & 0xFF
     first = (record >> 16) & 0xFF
     last = (record >> 8) & 0xFF
-    _flood(masks[colour], bit >> 6, np.int64(1) << (bit & 63), group, spare)
+    _flood(masks, colour, bit >> 6, np.int64(1) << (bit & 63), scratch)
     emptied = False
     for c in range(first, last + 1):  # a group has a cell in every column of its box
         w = c >> 2
         shift = (c & 3) * 16
-        removed = (group[w] >> shift) & LANE
+        removed = (scratch[GROUP, w] >> shift) & LANE
         bottom = lowest_bit(removed)
         low[c] = bottom
         run = popcount(removed)
@@ -314,7 +317,7 @@ def cell_of(record, height):
     return (bit >> 4) * height + (bit & 15)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def bits_codes(tracked, count, tabu, n, height, out_moves, out_sizes, out_codes, out_records):
     """:func:`.tracking.tracked_codes` reading each group's colour from its record, with the record of
     each move too (for :func:`play_bits`)."""

@@ -114,7 +114,7 @@ def policy_playout(start, width, height, policy, tabu, penalty, seq, state, labe
                          reps, stack, moves, msizes, weights, keys, mask, group_hash, mcodes)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _table_weights(policy, expw, mcodes, k, weights):
     """The allowed moves' weights exp(policy[code]) read from the table ``expw``; returns their sum, or
     0 when the table is empty or out of exp's safe range there (the caller then computes them)."""
@@ -268,7 +268,7 @@ def _start_groups(state, width, height, dirty_low, label, tracked, found, redo, 
     return count, (np.int64(1), np.int64(0))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _record_step(rec_start, rec_codes, rec_chosen, step, recorded, mcodes, k, pick):
     """File step ``step``'s allowed codes ``mcodes[:k]`` and the one picked; returns the codes
     recorded so far."""
