@@ -55,8 +55,7 @@ def _follow_both(b, rnd, tabu=0):
     zone = bits_zone = (0, width - 1)
     count = bits_count = stamp = moves_played = 0
     moves, sizes, codes = np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int64)
-    bits_moves, bits_sizes, bits_codes_, records = (np.empty(n, np.int32), np.empty(n, np.int32),
-                                                    np.empty(n, np.int64), np.empty(n, np.int64))
+    bits_codes_, records = np.empty(n, np.int64), np.empty(n, np.int64)
     while True:
         stamp += 1
         count = refresh_groups(cells, width, height, zone[0], zone[1], dirty_low, seen, stamp, tracked, count,
@@ -72,10 +71,9 @@ def _follow_both(b, rnd, tabu=0):
         assert np.array_equal(bits_tracked[:count] & fields, tracked[:count] & fields)
         assert np.array_equal((bits_tracked[:count] >> COLOUR_SHIFT) & 0xFF, cells[reps])
         k = tracked_codes(cells, tracked, count, tabu, n, moves, sizes, codes)
-        bits_k = bits_codes(bits_tracked, bits_count, tabu, n, height, bits_moves, bits_sizes, bits_codes_,
-                            records)
-        assert bits_k == k
-        assert np.array_equal(bits_moves[:k], moves[:k]) and np.array_equal(bits_sizes[:k], sizes[:k])
+        assert bits_codes(bits_tracked, bits_count, tabu, n, height, bits_codes_, records) == k
+        assert [cell_of(r, height) for r in records[:k]] == moves[:k].tolist()
+        assert ((records[:k] >> 24) & 0xFF).tolist() == sizes[:k].tolist()
         assert np.array_equal(bits_codes_[:k], codes[:k])
         if k == 0:
             return moves_played
@@ -152,9 +150,8 @@ def _both_playouts(b, policy, tabu, seed, start_groups):
             board_masks(cells, width, height, colours, start_masks)
             points, length = bits_playout(start_masks, colours, np.int64((cells != EMPTY).sum()), width,
                                           height, policy, np.exp(policy), tabu, True, seq,
-                                          np.empty_like(start_masks), np.empty(n, np.int32),
-                                          np.empty(n, np.int32), np.empty(n), np.empty(n, np.int64), *record,
-                                          start_groups)
+                                          np.empty_like(start_masks), np.empty(n), np.empty(n, np.int64),
+                                          *record, start_groups)
         else:
             scratch = [np.empty(n, np.int32) for _ in range(6)]
             points, length = table_playout(cells, width, height, policy, np.exp(policy), tabu, True, seq,

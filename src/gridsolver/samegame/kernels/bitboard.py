@@ -318,26 +318,20 @@ def cell_of(record, height):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def bits_codes(tracked, count, tabu, n, height, out_moves, out_sizes, out_codes, out_records):
-    """:func:`.tracking.tracked_codes` reading each group's colour from its record, with the record of
-    each move too (for :func:`play_bits`)."""
+def bits_codes(tracked, count, tabu, n, height, out_codes, out_records):
+    """:func:`.tracking.tracked_codes` reading each group's colour from its record: the allowed moves'
+    codes and records (a record holds the move's cell and size: see :func:`cell_of`)."""
     k = 0
     for g in range(count):
         record = tracked[g]
-        rep = cell_of(record, height)
         colour = (record >> COLOUR_SHIFT) & 0xFF
-        out_moves[k] = rep
-        out_sizes[k] = (record >> 24) & 0xFF
-        out_codes[k] = colour * n + rep
+        out_codes[k] = colour * n + cell_of(record, height)
         out_records[k] = record
         k += colour != tabu
     if k == 0:
         for g in range(count):
             record = tracked[g]
-            rep = cell_of(record, height)
-            out_moves[g] = rep
-            out_sizes[g] = (record >> 24) & 0xFF
-            out_codes[g] = ((record >> COLOUR_SHIFT) & 0xFF) * n + rep
+            out_codes[g] = ((record >> COLOUR_SHIFT) & 0xFF) * n + cell_of(record, height)
             out_records[g] = record
         k = count
     return k

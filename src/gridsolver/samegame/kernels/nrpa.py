@@ -26,6 +26,7 @@ from gridsolver.samegame.kernels.bitboard import (
     WORDS,
     bits_codes,
     board_masks,
+    cell_of,
     fits_bitboard,
     play_bits,
     refresh_bits,
@@ -195,8 +196,8 @@ def table_playout(start, width, height, policy, expw, tabu, penalty, seq, state,
 
 
 @njit(cache=True, error_model="numpy")
-def bits_playout(start_masks, colours, left, width, height, policy, expw, tabu, penalty, seq, masks, moves,
-                 msizes, weights, mcodes, rec_start, rec_codes, rec_chosen, start_groups):
+def bits_playout(start_masks, colours, left, width, height, policy, expw, tabu, penalty, seq, masks, weights,
+                 mcodes, rec_start, rec_codes, rec_chosen, start_groups):
     """:func:`table_playout` with (colour, cell) codes on a board of bitboards (:mod:`.bitboard`; the
     start's ``start_masks`` with ``left`` cells, ``masks`` the playout's own): the same game, points
     and recorded codes for the same random draws. ``start_groups`` keeps the start's groups."""
@@ -223,7 +224,7 @@ def bits_playout(start_masks, colours, left, width, height, policy, expw, tabu, 
     while True:
         count = refresh_bits(masks, colours, height, zone[0], zone[1], dirty_low, tracked, count, found, redo,
                              scratch)
-        k = bits_codes(tracked, count, tabu, n, height, moves, msizes, mcodes, records)
+        k = bits_codes(tracked, count, tabu, n, height, mcodes, records)
         if k == 0:
             break
         total = _table_weights(policy, expw, mcodes, k, weights)
@@ -243,10 +244,11 @@ def bits_playout(start_masks, colours, left, width, height, policy, expw, tabu, 
                 pick = m
                 break
         recorded = _record_step(rec_start, rec_codes, rec_chosen, length, recorded, mcodes, k, pick)
-        seq[length] = moves[pick]
+        seq[length] = cell_of(records[pick], height)
         length += 1
-        points += (msizes[pick] - 2) * (msizes[pick] - 2)
-        left -= msizes[pick]
+        size = (records[pick] >> 24) & 0xFF
+        points += (size - 2) * (size - 2)
+        left -= size
         zone = play_bits(masks, colours, width, height, records[pick], low, dirty_low, scratch)
     rec_start[length] = recorded
     return points + terminal_bonus(left, penalty), length
@@ -515,9 +517,8 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
                     break
                 if bits:
                     points, length = bits_playout(start_masks, top_colour + 1, cells_at_start, width, height,
-                                                  pol, expw, tabu, penalty, seq, masks, moves, msizes,
-                                                  weights, mcodes, step_start2, seq_codes2, chosen2,
-                                                  start_groups)
+                                                  pol, expw, tabu, penalty, seq, masks, weights, mcodes,
+                                                  step_start2, seq_codes2, chosen2, start_groups)
                 else:
                     points, length = table_playout(start, width, height, pol, expw, tabu, penalty, seq,
                                                    state, label, sizes, reps, stack, moves, msizes, weights,
