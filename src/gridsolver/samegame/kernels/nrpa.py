@@ -364,19 +364,40 @@ def adapt_table(policy, expw, touched, step_start, codes, chosen, length, alpha,
     read from the table, and afterwards only the codes that changed (far fewer than the recorded
     codes: a group stays allowed over many steps) get their exponential again. ``touched`` (one flag
     per code, all False) marks them meanwhile. A step whose weights are out of exp's safe range is
-    computed shifted, as :func:`adapt_codes` does."""
+    computed shifted, as :func:`adapt_codes` does.
+
+    While every step is in range (nearly always), the table holds the old
+    policy's weights until the end, so each step's changes go straight into
+    the policy in the order :func:`_apply_deltas` would apply them (the same
+    sums; the step sums wait in ``delta[:length]``): two passes over the
+    codes instead of three, about a third of the adaptation's time.
+    """
+    in_range = True
     for step in range(length):
-        lo = step_start[step]
-        hi = step_start[step + 1]
         z = 0.0
-        for j in range(lo, hi):
+        for j in range(step_start[step], step_start[step + 1]):
             z += expw[codes[j]]
-        if z > EXP_TABLE_LOW and z < EXP_TABLE_HIGH:
+        delta[step] = z
+        in_range = in_range and z > EXP_TABLE_LOW and z < EXP_TABLE_HIGH
+    if in_range:
+        for step in range(length):
+            z = delta[step]
+            for j in range(step_start[step], step_start[step + 1]):
+                policy[codes[j]] += -alpha * expw[codes[j]] / z
+            policy[chosen[step]] += alpha
+    else:
+        for step in range(length):
+            lo = step_start[step]
+            hi = step_start[step + 1]
+            z = 0.0
             for j in range(lo, hi):
-                delta[j] = -alpha * expw[codes[j]] / z
-            continue
-        _shifted_step(policy, codes, lo, hi, alpha, delta)
-    _apply_deltas(policy, step_start, codes, chosen, length, alpha, delta)
+                z += expw[codes[j]]
+            if z > EXP_TABLE_LOW and z < EXP_TABLE_HIGH:
+                for j in range(lo, hi):
+                    delta[j] = -alpha * expw[codes[j]] / z
+                continue
+            _shifted_step(policy, codes, lo, hi, alpha, delta)
+        _apply_deltas(policy, step_start, codes, chosen, length, alpha, delta)
     end = step_start[length]
     for j in range(end):
         c = codes[j]
