@@ -28,10 +28,10 @@ from gridsolver.samegame.kernels.bitboard import (
     play_bits,
     refresh_bits,
 )
-from gridsolver.samegame.kernels.nrpa import bits_playout, table_playout
+from gridsolver.samegame.kernels.nrpa import bits_playout, nrpa, table_playout
 from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups, tracked_codes
 
-from ..clickomania.helpers import boards
+from ..clickomania.helpers import NO_LIMIT, boards
 
 
 def _colours(cells):
@@ -184,3 +184,13 @@ def test_full_size_bitboard_playouts_keep_the_start_groups():
         cell_game, bits_game = _both_playouts(b, policy, 0, seed, start_groups)
         assert bits_game == cell_game and len(bits_game[1]) > 30
         assert start_groups[0] > 10
+
+
+@pytest.mark.parametrize("width,height", [(16, 15), (17, 15), (16, 16), (30, 30)])
+def test_nrpa_on_both_sides_of_the_bitboard_limit(width, height):
+    # the largest bitboard size and boards just past it (which must not touch the masks at all)
+    b = random_board(width, height, 4, seed=1)
+    path = np.zeros(width * height, np.int32)
+    points, length, playouts = nrpa(to_cells(b.grid), width, height, 2, 10, False, 3, NO_LIMIT, 150, path)
+    outcome = rules.replay(b, [index_to_move(i, height) for i in path[:length]])
+    assert playouts == 150 and outcome.score == points and outcome.game_over

@@ -495,7 +495,8 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
     bits = table_codes > 0 and fits_bitboard(width, height)
     start_masks = np.zeros((top_colour + 2, WORDS), np.int64)
     masks = np.zeros_like(start_masks)
-    board_masks(start, width, height, top_colour + 1, start_masks)
+    if bits:  # (a larger board's cells would land outside the masks)
+        board_masks(start, width, height, top_colour + 1, start_masks)
     cells_at_start = np.int64(0)
     for i in range(n):
         cells_at_start += start[i] != EMPTY
