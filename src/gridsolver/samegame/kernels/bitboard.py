@@ -24,7 +24,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from gridsolver.clickomania.kernels.groups import EMPTY
-from gridsolver.samegame.kernels.tracking import dirty_zone
+from gridsolver.samegame.kernels.tracking import box_meets_zone, dirty_zone, merge_found
 
 WORDS = 4
 MAX_WIDTH = 16  # four lanes in each of four words
@@ -182,17 +182,11 @@ def refresh_bits(masks, colours, height, lo_col, hi_col, dirty_low, tracked, cou
     redone = 0
     for g in range(count):
         record = tracked[g]
-        first = (record >> 16) & 0xFF
-        last = (record >> 8) & 0xFF
-        meets = False
-        if last >= lo_col and first <= hi_col:
-            high = record & 0xFF
-            for c in range(max(first, lo_col), min(last, hi_col) + 1):
-                meets = meets or high >= dirty_low[c]
-        if not meets:
+        if not box_meets_zone(record, lo_col, hi_col, dirty_low):
             tracked[kept] = record
             kept += 1
             continue
+        first = (record >> 16) & 0xFF
         if not (lo_col <= first <= hi_col and (record >> 40) & 15 >= dirty_low[first]):
             redo[redone] = record  # outside the zone its cell did not change, but its group may have
             redone += 1
@@ -234,19 +228,7 @@ def refresh_bits(masks, colours, height, lo_col, hi_col, dirty_low, tracked, cou
         record, size = _group_record(scratch, colour)
         if size > 1:
             new = _file(found, new, record)
-    # merge the kept and the found groups, from the back so the kept ones are not overwritten
-    a = kept - 1
-    b = new - 1
-    for out in range(kept + new - 1, -1, -1):
-        if b < 0:
-            break
-        if a >= 0 and tracked[a] > found[b]:
-            tracked[out] = tracked[a]
-            a -= 1
-        else:
-            tracked[out] = found[b]
-            b -= 1
-    return kept + new
+    return merge_found(tracked, kept, found, new)
 
 
 @njit(cache=True, error_model="numpy")

@@ -131,6 +131,28 @@ def _table_weights(policy, expw, mcodes, k, weights):
     return 0.0
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def _draw(policy, expw, mcodes, k, weights):
+    """One of the ``k`` allowed moves, drawn with probability proportional to exp(policy[code]) (from the
+    table ``expw`` while it serves, else computed shifted by the largest weight so exp never overflows);
+    uses one random number."""
+    total = _table_weights(policy, expw, mcodes, k, weights)
+    if total == 0.0:
+        top = policy[mcodes[0]]
+        for m in range(1, k):
+            top = max(top, policy[mcodes[m]])
+        for m in range(k):
+            w = np.exp(policy[mcodes[m]] - top)
+            weights[m] = w
+            total += w
+    r = np.random.random() * total
+    for m in range(k):
+        r -= weights[m]
+        if r <= 0.0:
+            return m
+    return k - 1
+
+
 @njit(cache=True, error_model="numpy")
 def table_playout(start, width, height, policy, expw, tabu, penalty, seq, state, label, sizes, reps, stack,
                   moves, msizes, weights, keys, mask, group_hash, mcodes, rec_start=None, rec_codes=None,
@@ -167,22 +189,7 @@ def table_playout(start, width, height, policy, expw, tabu, penalty, seq, state,
             break
         if not tracking:
             _move_codes(state, n, k, moves, label, keys, mask, group_hash, mcodes)
-        total = _table_weights(policy, expw, mcodes, k, weights)
-        if total == 0.0:
-            top = policy[mcodes[0]]
-            for m in range(1, k):
-                top = max(top, policy[mcodes[m]])
-            for m in range(k):
-                w = np.exp(policy[mcodes[m]] - top)  # shifted by the largest weight: exp never overflows
-                weights[m] = w
-                total += w
-        r = np.random.random() * total
-        pick = k - 1
-        for m in range(k):
-            r -= weights[m]
-            if r <= 0.0:
-                pick = m
-                break
+        pick = _draw(policy, expw, mcodes, k, weights)
         if rec_codes is not None:
             recorded = _record_step(rec_start, rec_codes, rec_chosen, length, recorded, mcodes, k, pick)
         seq[length] = moves[pick]
@@ -227,22 +234,7 @@ def bits_playout(start_masks, colours, left, width, height, policy, expw, tabu, 
         k = bits_codes(tracked, count, tabu, n, height, mcodes, records)
         if k == 0:
             break
-        total = _table_weights(policy, expw, mcodes, k, weights)
-        if total == 0.0:
-            top = policy[mcodes[0]]
-            for m in range(1, k):
-                top = max(top, policy[mcodes[m]])
-            for m in range(k):
-                w = np.exp(policy[mcodes[m]] - top)  # shifted by the largest weight: exp never overflows
-                weights[m] = w
-                total += w
-        r = np.random.random() * total
-        pick = k - 1
-        for m in range(k):
-            r -= weights[m]
-            if r <= 0.0:
-                pick = m
-                break
+        pick = _draw(policy, expw, mcodes, k, weights)
         recorded = _record_step(rec_start, rec_codes, rec_chosen, length, recorded, mcodes, k, pick)
         seq[length] = cell_of(records[pick], height)
         length += 1

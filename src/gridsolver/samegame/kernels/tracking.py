@@ -101,6 +101,37 @@ def _flood(cells, width, height, start, seen, stamp, stack, found, new):
     return new + 1
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def box_meets_zone(record, lo_col, hi_col, dirty_low):
+    """Whether a tracked group's box (its columns up to its top height) meets the dirty zone."""
+    first = (record >> 16) & 0xFF
+    last = (record >> 8) & 0xFF
+    meets = False
+    if last >= lo_col and first <= hi_col:
+        high = record & 0xFF
+        for c in range(max(first, lo_col), min(last, hi_col) + 1):
+            meets = meets or high >= dirty_low[c]
+    return meets
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def merge_found(tracked, kept, found, new):
+    """Merge the ``new`` found records (in order) into the ``kept`` ones at the front of ``tracked``;
+    returns the count. From the back, so the kept ones are not overwritten."""
+    a = kept - 1
+    b = new - 1
+    for out in range(kept + new - 1, -1, -1):
+        if b < 0:
+            break
+        if a >= 0 and tracked[a] > found[b]:
+            tracked[out] = tracked[a]
+            a -= 1
+        else:
+            tracked[out] = found[b]
+            b -= 1
+    return kept + new
+
+
 @njit(cache=True, error_model="numpy")
 def refresh_groups(cells, width, height, lo_col, hi_col, dirty_low, seen, stamp, tracked, count, found, redo,
                    stack):
@@ -119,18 +150,12 @@ def refresh_groups(cells, width, height, lo_col, hi_col, dirty_low, seen, stamp,
     redone = 0
     for g in range(count):
         record = tracked[g]
-        first = (record >> 16) & 0xFF
-        last = (record >> 8) & 0xFF
-        meets = False
-        if last >= lo_col and first <= hi_col:
-            high = record & 0xFF
-            for c in range(max(first, lo_col), min(last, hi_col) + 1):
-                meets = meets or high >= dirty_low[c]
-        if not meets:
+        if not box_meets_zone(record, lo_col, hi_col, dirty_low):
             tracked[kept] = record
             kept += 1
             continue
         rep = record >> 40
+        first = (record >> 16) & 0xFF
         if not (lo_col <= first <= hi_col and rep - first * height >= dirty_low[first]):
             redo[redone] = rep  # outside the zone the cell did not change, but its group may have
             redone += 1
@@ -150,19 +175,7 @@ def refresh_groups(cells, width, height, lo_col, hi_col, dirty_low, seen, stamp,
         c = i // height
         if seen[i] != stamp and not is_single(cells, width, height, i, c, i - c * height):
             new = _flood(cells, width, height, i, seen, stamp, stack, found, new)
-    # merge the kept and the found groups, from the back so the kept ones are not overwritten
-    a = kept - 1
-    b = new - 1
-    for out in range(kept + new - 1, -1, -1):
-        if b < 0:
-            break
-        if a >= 0 and tracked[a] > found[b]:
-            tracked[out] = tracked[a]
-            a -= 1
-        else:
-            tracked[out] = found[b]
-            b -= 1
-    return kept + new
+    return merge_found(tracked, kept, found, new)
 
 
 @njit(cache=True, error_model="numpy")
