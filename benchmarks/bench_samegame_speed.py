@@ -27,7 +27,7 @@ from gridsolver.clickomania.kernels.groups import (
     to_cells,
 )
 from gridsolver.core.boards import split_boards
-from gridsolver.samegame.kernels.bitboard import WORDS, board_masks, play_bits, refresh_bits
+from gridsolver.samegame.kernels.bitboard import SCRATCH_ROWS, WORDS, board_masks, play_bits, refresh_bits
 from gridsolver.samegame.kernels.nrpa import most_frequent_colour, nrpa, policy_playout
 from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups, start_tracking
 from runner import Table
@@ -86,7 +86,7 @@ def _kept_up_bits(start, width, height, games, lengths, repeats):
     masks = np.zeros((colours + 1, WORDS), np.int64)
     tracked, found, redo = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
     low, dirty_low = np.empty(width, np.int32), np.zeros(width, np.int32)
-    scratch = np.zeros((4, WORDS), np.int64)
+    scratch = np.zeros((SCRATCH_ROWS, WORDS), np.int64)
     groups = 0
     for r in range(repeats):
         game = r % games.shape[0]

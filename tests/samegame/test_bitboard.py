@@ -20,8 +20,10 @@ from gridsolver.clickomania.kernels.groups import (
 )
 from gridsolver.samegame.kernels.bitboard import (
     COLOUR_SHIFT,
+    SCRATCH_ROWS,
     WORDS,
     bits_codes,
+    bits_workspace,
     board_masks,
     cell_of,
     fits_bitboard,
@@ -51,7 +53,7 @@ def _follow_both(b, rnd, tabu=0):
     low, dirty_low = np.empty(width, np.int32), np.zeros(width, np.int32)
     bits_tracked, bits_found, bits_redo = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
     bits_low, bits_dirty_low = np.empty(width, np.int32), np.zeros(width, np.int32)
-    scratch = np.empty((4, WORDS), np.int64)
+    scratch = np.empty((SCRATCH_ROWS, WORDS), np.int64)
     zone = bits_zone = (0, width - 1)
     count = bits_count = stamp = moves_played = 0
     moves, sizes, codes = np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int64)
@@ -104,7 +106,7 @@ def test_bitboard_groups_follow_a_game_like_the_plain_python_rules(b, rnd):
     board_masks(cells, width, height, colours, masks)
     tracked, found, redo = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
     low, dirty_low = np.empty(width, np.int32), np.zeros(width, np.int32)
-    scratch = np.empty((4, WORDS), np.int64)
+    scratch = np.empty((SCRATCH_ROWS, WORDS), np.int64)
     zone, count = (0, width - 1), 0
     while True:
         count = refresh_bits(masks, colours, height, zone[0], zone[1], dirty_low, tracked, count, found, redo,
@@ -151,7 +153,7 @@ def _both_playouts(b, policy, tabu, seed, start_groups):
             points, length = bits_playout(start_masks, colours, np.int64((cells != EMPTY).sum()), width,
                                           height, policy, np.exp(policy), tabu, True, seq,
                                           np.empty_like(start_masks), np.empty(n), np.empty(n, np.int64),
-                                          *record, start_groups)
+                                          *record, start_groups, bits_workspace(n, width))
         else:
             scratch = [np.empty(n, np.int32) for _ in range(6)]
             points, length = table_playout(cells, width, height, policy, np.exp(policy), tabu, True, seq,

@@ -3,7 +3,7 @@
 A board is one 4-word mask per colour plus one of every occupied cell:
 column ``c`` is the 16-bit lane ``c % 4`` of word ``c // 4``, height ``h``
 its bit ``h``. The lane's top bit stays 0, so a group grows one step by
-shifts and ors over the four words with no test per cell (:func:`_grow`),
+shifts and ors over the four words with no test per cell (:func:`_flood_all`),
 and no word ever turns negative. Removing a group squeezes its bits out of
 each lane it touched (:func:`play_bits`).
 
@@ -68,6 +68,21 @@ def highest_bit(x):
     return 63 - _leading_zeros(x)
 
 
+# rows of the scratch array (SCRATCH_ROWS rows of WORDS int64s) the kernels below share; rows are
+# indexed in place rather than taken as views, which would count references on every call
+ZONE, DONE, GROUP = 0, 1, 2
+SCRATCH_ROWS = 3
+
+
+@njit(cache=True)
+def bits_workspace(n, width):
+    """The arrays a playout on bitboards works in, for a board of ``n`` cells: allocated once per
+    search, since the playout runs without numba's reference counting (see ``nrpa.bits_playout``),
+    which leaves it unable to allocate."""
+    return (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+            np.empty(width, np.int32), np.zeros(width, np.int32), np.empty((SCRATCH_ROWS, WORDS), np.int64))
+
+
 @njit(cache=True, error_model="numpy")
 def board_masks(cells, width, height, colours, masks):
     """Fill ``masks`` (``colours + 1`` rows of :data:`WORDS`) from a board of cells: one row per colour,
@@ -82,55 +97,85 @@ def board_masks(cells, width, height, colours, masks):
                 masks[colours, bit >> 6] |= np.int64(1) << (bit & 63)
 
 
-# rows of the scratch array (four rows of WORDS int64s) the kernels below share; rows are indexed in
-# place rather than taken as views, which would count references on every call
-ZONE, DONE, GROUP, SPARE = 0, 1, 2, 3
+@njit(cache=True, error_model="numpy", inline="always")
+def _spread(x, before, after):
+    """A word's cells and their neighbours: ``before`` and ``after`` are the words either side (0 at the
+    board's edge), whose last and first lanes border this word's first and last."""
+    return x | (x << 1) | (x >> 1) | (x << 16) | (x >> 16) | (before >> 48) | ((after & LANE) << 48)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _grow(scratch, src, dst, masks, colour):
-    """Row ``dst`` = row ``src`` and its neighbours, within ``colour``'s mask; returns whether that
-    added a cell."""
-    grew = False
-    for w in range(WORDS):
-        x = scratch[src, w]
-        y = x | (x << 1) | (x >> 1) | (x << 16) | (x >> 16)
-        if w > 0:
-            y |= scratch[src, w - 1] >> 48  # the last lane of the word before
-        if w < WORDS - 1:
-            y |= (scratch[src, w + 1] & LANE) << 48  # the first lane of the word after
-        y &= masks[colour, w]
-        scratch[dst, w] = y
-        grew |= y != x
-    return grew
+def _flood_word(masks, colour, word, bit):
+    """The cells of ``colour`` that ``bit`` (a one-bit int64) of ``word`` reaches within that word."""
+    inside = masks[colour, word]
+    x = bit
+    while True:
+        y = (x | (x << 1) | (x >> 1) | (x << 16) | (x >> 16)) & inside
+        if y == x:
+            return x
+        x = y
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _crosses(masks, colour, word, x):
+    """Whether the cells ``x`` of ``word`` touch a cell of ``colour`` in the word before or after (the
+    edge words read themselves, masked off)."""
+    before = (masks[colour, max(word - 1, 0)] >> 48) & -np.int64(word > 0)
+    after = masks[colour, min(word + 1, WORDS - 1)] & -np.int64(word < WORDS - 1)
+    return (x & before & LANE) | ((x >> 48) & after & LANE) != 0
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _flood_all(masks, colour, word, x, scratch):
+    """Row GROUP = the whole group holding the cells ``x`` of ``word``, grown over all words."""
+    # on four scalars: the rows are read once and written once
+    m0 = masks[colour, 0]
+    m1 = masks[colour, 1]
+    m2 = masks[colour, 2]
+    m3 = masks[colour, 3]
+    g0 = x * (word == 0)
+    g1 = x * (word == 1)
+    g2 = x * (word == 2)
+    g3 = x * (word == 3)
+    while True:
+        y0 = _spread(g0, np.int64(0), g1) & m0
+        y1 = _spread(g1, g0, g2) & m1
+        y2 = _spread(g2, g1, g3) & m2
+        y3 = _spread(g3, g2, np.int64(0)) & m3
+        if (y0 == g0) & (y1 == g1) & (y2 == g2) & (y3 == g3):
+            break
+        g0 = y0
+        g1 = y1
+        g2 = y2
+        g3 = y3
+    scratch[GROUP, 0] = g0
+    scratch[GROUP, 1] = g1
+    scratch[GROUP, 2] = g2
+    scratch[GROUP, 3] = g3
 
 
 @njit(cache=True, error_model="numpy", inline="always")
 def _flood(masks, colour, word, bit, scratch):
     """The group of ``colour`` holding ``bit`` (a one-bit int64) of ``word``, into row GROUP."""
     # first within the word alone (most groups span a column or two, so most never leave it) ...
-    inside = masks[colour, word]
-    x = bit
-    while True:
-        y = (x | (x << 1) | (x >> 1) | (x << 16) | (x >> 16)) & inside
-        if y == x:
-            break
-        x = y
+    x = _flood_word(masks, colour, word, bit)
+    if _crosses(masks, colour, word, x):
+        _flood_all(masks, colour, word, x, scratch)
+        return
     for w in range(WORDS):
         scratch[GROUP, w] = 0
     scratch[GROUP, word] = x
-    # ... then over all words, only if it touches a cell of its colour in the next word or the one before
-    crosses = ((word > 0 and x & (masks[colour, word - 1] >> 48) & LANE != 0)
-               or (word < WORDS - 1 and (x >> 48) & masks[colour, word + 1] & LANE != 0))
-    if not crosses:
-        return
-    while True:
-        if not _grow(scratch, GROUP, SPARE, masks, colour):
-            return
-        if not _grow(scratch, SPARE, GROUP, masks, colour):
-            for w in range(WORDS):
-                scratch[GROUP, w] = scratch[SPARE, w]
-            return
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _word_record(x, word, colour):
+    """:func:`_group_record` of a group lying in one word (``x`` its cells there)."""
+    heights = (x | (x >> 16) | (x >> 32) | (x >> 48)) & LANE
+    low = lowest_bit(x)
+    first = word * 4 + (low >> 4)
+    last = word * 4 + (highest_bit(x) >> 4)
+    return ((np.int64(word * 64 + low) << 40) | (np.int64(colour) << COLOUR_SHIFT) | (popcount(x) << 24)
+            | (first << 16) | (last << 8) | highest_bit(heights))
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -155,6 +200,21 @@ def _group_record(scratch, colour):
     record = ((np.int64(bit) << 40) | (np.int64(colour) << COLOUR_SHIFT) | (np.int64(size) << 24)
               | (first << 16) | (last << 8) | highest_bit(heights))
     return record, size
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _take_group(masks, colour, word, bit, scratch):
+    """Find the group of ``colour`` holding ``bit`` (a one-bit int64) of ``word`` and add it to row DONE;
+    returns (its record, its size, its cells in ``word``)."""
+    x = _flood_word(masks, colour, word, bit)
+    if not _crosses(masks, colour, word, x):  # most groups: one word, no rows to fill
+        scratch[DONE, word] |= x
+        return _word_record(x, word, colour), popcount(x), x
+    _flood_all(masks, colour, word, x, scratch)
+    for v in range(WORDS):
+        scratch[DONE, v] |= scratch[GROUP, v]
+    record, size = _group_record(scratch, colour)
+    return record, size, scratch[GROUP, word]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -197,24 +257,31 @@ def refresh_bits(masks, colours, height, lo_col, hi_col, dirty_low, tracked, cou
         if dirty_low[c] < MAX_HEIGHT:
             scratch[ZONE, c >> 2] |= ((np.int64(0x7FFF) >> dirty_low[c]) << dirty_low[c]) << ((c & 3) * 16)
     new = 0
-    for k in range(colours):
-        for w in range(lo_col >> 2, (hi_col >> 2) + 1):
+    # word by word, and in each word its starts of every colour from the lowest up, so that the groups
+    # are found nearly in the order of their canonical cells (filing them in order then moves few)
+    for w in range(lo_col >> 2, (hi_col >> 2) + 1):
+        zone = scratch[ZONE, w] & ~scratch[DONE, w]
+        if zone == 0:
+            continue
+        starts = np.int64(0)
+        for k in range(colours):
             x = masks[k, w]
-            if x & scratch[ZONE, w] == 0:
+            if x & zone == 0:
                 continue
             near = (x << 1) | (x >> 1) | (x << 16) | (x >> 16)
             if w > 0:
                 near |= masks[k, w - 1] >> 48
             if w < WORDS - 1:
                 near |= (masks[k, w + 1] & LANE) << 48
-            starts = x & near & scratch[ZONE, w] & ~scratch[DONE, w]  # zone cells in groups of two or more
-            while starts != 0:
-                _flood(masks, k, w, starts & -starts, scratch)
-                for v in range(WORDS):
-                    scratch[DONE, v] |= scratch[GROUP, v]
-                starts &= ~scratch[GROUP, w]
-                record, _ = _group_record(scratch, k)
-                new = _file(found, new, record)
+            starts |= x & near & zone  # zone cells in groups of two or more
+        while starts != 0:
+            one = starts & -starts
+            k = 0
+            while masks[k, w] & one == 0:
+                k += 1
+            record, _, cells = _take_group(masks, k, w, one, scratch)
+            starts &= ~cells
+            new = _file(found, new, record)
     for r in range(redone):
         bit = redo[r] >> 40
         w = bit >> 6
@@ -222,10 +289,7 @@ def refresh_bits(masks, colours, height, lo_col, hi_col, dirty_low, tracked, cou
         if scratch[DONE, w] & one:
             continue
         colour = (redo[r] >> COLOUR_SHIFT) & 0xFF
-        _flood(masks, colour, w, one, scratch)
-        for v in range(WORDS):
-            scratch[DONE, v] |= scratch[GROUP, v]
-        record, size = _group_record(scratch, colour)
+        record, size, _ = _take_group(masks, colour, w, one, scratch)
         if size > 1:
             new = _file(found, new, record)
     return merge_found(tracked, kept, found, new)

@@ -25,6 +25,7 @@ from gridsolver.core.clock import budget_check
 from gridsolver.samegame.kernels.bitboard import (
     WORDS,
     bits_codes,
+    bits_workspace,
     board_masks,
     cell_of,
     fits_bitboard,
@@ -202,18 +203,24 @@ def table_playout(start, width, height, policy, expw, tabu, penalty, seq, state,
     return points + terminal_bonus(left, penalty), length
 
 
-@njit(cache=True, error_model="numpy")
+# _nrt=False: compiled without numba's reference counting. Inlined helpers that take arrays leave
+# pairs of atomic increments and decrements in their loops wherever numba cannot prune them (and/or,
+# if-else expressions, a break out of a for loop ...); in this playout they took more time than the
+# playout's own work. Without the counting it cannot allocate: its arrays come in ``work``.
+@njit(cache=True, error_model="numpy", _nrt=False)
 def bits_playout(start_masks, colours, left, width, height, policy, expw, tabu, penalty, seq, masks, weights,
-                 mcodes, rec_start, rec_codes, rec_chosen, start_groups):
+                 mcodes, rec_start, rec_codes, rec_chosen, start_groups, work):
     """:func:`table_playout` with (colour, cell) codes on a board of bitboards (:mod:`.bitboard`; the
-    start's ``start_masks`` with ``left`` cells, ``masks`` the playout's own): the same game, points
-    and recorded codes for the same random draws. ``start_groups`` keeps the start's groups."""
+    start's ``start_masks`` with ``left`` cells, ``masks`` the playout's own, ``work`` from
+    :func:`.bitboard.bits_workspace`): the same game, points and recorded codes for the same random
+    draws. ``start_groups`` keeps the start's groups."""
     n = width * height
-    masks[:, :] = start_masks
-    records = np.empty(n, np.int64)
-    tracked, found, redo = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
-    low, dirty_low = np.empty(width, np.int32), np.zeros(width, np.int32)
-    scratch = np.empty((4, WORDS), np.int64)
+    for k in range(start_masks.shape[0]):
+        for w in range(WORDS):
+            masks[k, w] = start_masks[k, w]
+    records, tracked, found, redo, low, dirty_low, scratch = work
+    for c in range(width):
+        dirty_low[c] = 0
     zone = (np.int64(0), np.int64(width - 1))
     count = np.int64(0)
     if start_groups[0] < 0:
@@ -487,6 +494,7 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
     bits = table_codes > 0 and fits_bitboard(width, height)
     start_masks = np.zeros((top_colour + 2, WORDS), np.int64)
     masks = np.zeros_like(start_masks)
+    work = bits_workspace(n, width)
     if bits:  # (a larger board's cells would land outside the masks)
         board_masks(start, width, height, top_colour + 1, start_masks)
     cells_at_start = np.int64(0)
@@ -532,7 +540,7 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
                 if bits:
                     points, length = bits_playout(start_masks, top_colour + 1, cells_at_start, width, height,
                                                   pol, expw, tabu, penalty, seq, masks, weights, mcodes,
-                                                  step_start2, seq_codes2, chosen2, start_groups)
+                                                  step_start2, seq_codes2, chosen2, start_groups, work)
                 else:
                     points, length = table_playout(start, width, height, pol, expw, tabu, penalty, seq,
                                                    state, label, sizes, reps, stack, moves, msizes, weights,
