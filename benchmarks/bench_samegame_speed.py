@@ -27,7 +27,7 @@ from gridsolver.clickomania.kernels.groups import (
     to_cells,
 )
 from gridsolver.core.boards import split_boards
-from gridsolver.samegame.kernels.bitboard import SCRATCH_ROWS, WORDS, board_masks, play_bits, refresh_bits
+from gridsolver.samegame.kernels.bitboard import WORDS, bits_workspace, board_masks, play_bits, refresh_bits
 from gridsolver.samegame.kernels.nrpa import most_frequent_colour, nrpa, policy_playout
 from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups, start_tracking
 from runner import Table
@@ -77,21 +77,31 @@ def _kept_up(start, width, height, games, lengths, repeats):
     return groups
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def _kept_up_bits(start, width, height, games, lengths, repeats):
     n = width * height
     colours = 0
     for v in start:
         colours = max(colours, v + 1)
-    masks = np.zeros((colours + 1, WORDS), np.int64)
-    tracked, found, redo = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
-    low, dirty_low = np.empty(width, np.int32), np.zeros(width, np.int32)
-    scratch = np.zeros((SCRATCH_ROWS, WORDS), np.int64)
+    start_masks = np.zeros((colours + 1, WORDS), np.int64)
+    board_masks(start, width, height, colours, start_masks)
+    return _replay_bits(start_masks, np.empty_like(start_masks), colours, width, height, games, lengths,
+                        repeats, bits_workspace(n, width))
+
+
+# compiled as the playouts' bits_playout is (without reference counting, so its arrays come from the
+# caller): this times the code the playouts run
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _replay_bits(start_masks, masks, colours, width, height, games, lengths, repeats, work):
+    _, tracked, found, redo, low, dirty_low, scratch = work
     groups = 0
     for r in range(repeats):
         game = r % games.shape[0]
-        board_masks(start, width, height, colours, masks)
-        dirty_low[:] = 0
+        for k in range(colours + 1):
+            for w in range(WORDS):
+                masks[k, w] = start_masks[k, w]
+        for c in range(width):
+            dirty_low[c] = 0
         zone = (np.int64(0), np.int64(width - 1))
         count = np.int64(0)
         for t in range(lengths[game]):
