@@ -76,9 +76,10 @@ SCRATCH_ROWS = 3
 
 @njit(cache=True)
 def bits_workspace(n, width):
-    """The arrays a playout on bitboards works in, for a board of ``n`` cells: allocated once per
-    search, since the playout runs without numba's reference counting (see ``nrpa.bits_playout``),
-    which leaves it unable to allocate."""
+    """The arrays a playout on bitboards works in, for a board of ``n`` cells: (move records, tracked,
+    found and redone groups, each column's lowest removed cell and lowest dirty height, the scratch
+    rows). Made once per search, since the playout runs without numba's reference counting (see
+    ``nrpa.bits_playout``), which leaves it unable to allocate."""
     return (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
             np.empty(width, np.int32), np.zeros(width, np.int32), np.empty((SCRATCH_ROWS, WORDS), np.int64))
 
