@@ -34,12 +34,13 @@ def seeds() -> list[int]:
 
 def play_set(boards: list, per_position: float, seed: int) -> dict:
     """Every position once with ``seed``: scores, clears, playouts and seconds of search."""
-    scores, cleared, nodes, endgame, searched, method = [], 0, 0, 0, 0.0, ""
+    scores, found_by, cleared, nodes, endgame, searched, method = [], [], 0, 0, 0, 0.0, ""
     for board in boards:
         # the public solve replays every game under the rules before it sets verified
         result = game.solve(board, time=per_position, memory=4096, workers=WORKERS, seed=seed)
         assert result.verified, result.details
         scores.append(int(result.score))
+        found_by.append(str(result.details["found_by"]))
         cleared += bool(result.details["cleared"])
         nodes += int(result.stats.nodes)
         endgame += int(result.details.get("endgame_nodes", 0))
@@ -47,7 +48,8 @@ def play_set(boards: list, per_position: float, seed: int) -> dict:
         method = result.details["method"]
         print(f"seed {seed} position {len(scores)}: {result.score} ({result.details['found_by']})",
               file=sys.stderr, flush=True)
-    return {"scores": scores, "cleared": cleared, "nodes": nodes, "endgame": endgame, "searched": searched,
+    return {"scores": scores, "found_by": found_by, "cleared": cleared, "nodes": nodes, "endgame": endgame,
+            "searched": searched,
             "method": method}
 
 
@@ -56,6 +58,17 @@ def samegame(quick: bool) -> list[Table]:
     per_position = 3.0 if quick else 60.0
     if quick:
         boards = boards[:5]
+    budget_note = ("the full budget of the goal" if per_position >= 60 else
+                   "shorter than the goal's 60 s (the full run is 20 min of wall time per seed on 2 cores)")
+    return report(boards, list(range(1, len(boards) + 1)), per_position,
+                  "Goals (issue 17) at 60 s per position, for the worst seed: "
+                  + "; ".join(f"{goal:,} ({what})" for goal, what in GOALS)
+                  + f". This run used {per_position:g} s per position, {budget_note}")
+
+
+def report(boards: list, numbers: list[int], per_position: float, goal_note: str) -> list[Table]:
+    """Play ``boards`` (standard positions ``numbers``) once per seed: a row per seed, the spread over
+    the seeds, and each seed's score position by position."""
     # start the worker pool and load the compiled kernels in it before timing
     game.solve(boards[0], time=2, workers=WORKERS)
     runs = {}
@@ -80,11 +93,7 @@ def samegame(quick: bool) -> list[Table]:
                    + [f"above {goal:,}" for goal, _ in GOALS])
     spread.add(len(totals), round(statistics.fmean(totals)), min(totals), max(totals),
                *(("yes" if min(totals) > goal else "no") for goal, _ in GOALS))
-    budget_note = ("the full budget of the goal" if per_position >= 60 else
-                   "shorter than the goal's 60 s (the full run is 20 min of wall time per seed on 2 cores)")
-    spread.notes.append("Goals (issue 17) at 60 s per position, for the worst seed: "
-                        + "; ".join(f"{goal:,} ({what})" for goal, what in GOALS)
-                        + f". This run used {per_position:g} s per position, {budget_note}: "
+    spread.notes.append(goal_note + ": "
                         f"`gridsolver samegame solve standard-20 --time {per_position:g} --workers {WORKERS} "
                         "--seed S`; every game replayed under the rules. Playouts/s: NRPA's playouts (rating "
                         "runs included) over the seconds of search, both workers together; endgame nodes/s: "
@@ -92,7 +101,13 @@ def samegame(quick: bool) -> list[Table]:
                         "apart (before 2026-11-27 this table added them to the playouts).")
     for seed, run in runs.items():
         spread.notes.append(f"Seed {seed} per position: " + ", ".join(str(s) for s in run["scores"]) + ".")
-    return [per_seed, spread]
+    by_position = Table("SameGame standard set, position by position",
+                        ["position"] + [f"seed {seed}" for seed in runs] + ["best", "found by (best seed)"])
+    for i, number in enumerate(numbers):
+        best_seed = max(runs, key=lambda seed: runs[seed]["scores"][i])
+        by_position.add(number, *(runs[seed]["scores"][i] for seed in runs), runs[best_seed]["scores"][i],
+                        runs[best_seed]["found_by"][i])
+    return [per_seed, spread, by_position]
 
 
 def run(quick: bool) -> list[Table]:

@@ -46,3 +46,27 @@ def test_nrpa_aims_at_clearing_but_reports_the_plain_score(monkeypatch):
     monkeypatch.setattr(search, "NRPA_GUIDE_PENALTY", False)
     plain = samegame.solve(board, nodes=3000, workers=1, seed=2)
     assert plain.verified and plain.solution != runs[0].solution  # the guide changes what NRPA plays
+
+
+def test_nrpa_goes_a_level_up_only_when_both_limits_leave_room():
+    long_s, long_playouts = search.LONG_SEARCH_S, search.LONG_SEARCH_PLAYOUTS
+    assert search.nrpa_level(60.0, None) == search.NRPA_LEVEL
+    assert search.nrpa_level(long_s, None) == search.NRPA_LONG_LEVEL
+    assert search.nrpa_level(None, long_playouts - 1) == search.NRPA_LEVEL
+    assert search.nrpa_level(None, long_playouts) == search.NRPA_LONG_LEVEL
+    assert search.nrpa_level(long_s * 10, 3000) == search.NRPA_LEVEL  # the node budget is the short one
+    assert search.nrpa_level(None, None) == search.NRPA_LONG_LEVEL
+
+
+def test_a_long_search_rates_and_resumes_at_the_long_level(monkeypatch):
+    """With the thresholds lowered, a small budget counts as long: the rating runs and the runs that go
+    on from them are level 4, and the answer still replays to its score."""
+    board = random_board(9, 9, 4, seed=11)
+    short = samegame.solve(board, nodes=6000, workers=2, seed=3)
+    monkeypatch.setattr(search, "LONG_SEARCH_PLAYOUTS", 5000)
+    monkeypatch.setattr(search, "LONG_SEARCH_S", 1.0)
+    long = samegame.solve(board, nodes=6000, workers=2, seed=3)
+    assert short.details["nrpa_level"] == search.NRPA_LEVEL
+    assert long.details["nrpa_level"] == search.NRPA_LONG_LEVEL
+    assert f"level {search.NRPA_LONG_LEVEL}" in long.details["found_by"]
+    assert long.verified and rules.replay(board, long.solution).score == long.score

@@ -1,8 +1,9 @@
 """The SameGame solver: drive the kernels, verify, and report.
 
-Default method: nested rollout policy adaptation (level 3) whose playouts
-keep a *tabu colour* for last and whose own objective subtracts the end
-penalty, so that it aims at clearing (:data:`NRPA_GUIDE_PENALTY`). Unless
+Default method: nested rollout policy adaptation (level 3, or 4 for long
+searches: :func:`nrpa_level`) whose playouts keep a *tabu colour* for last
+and whose own objective subtracts the end penalty, so that it aims at
+clearing (:data:`NRPA_GUIDE_PENALTY`). Unless
 one colour dominates, every candidate colour is first rated by a short run,
 and the workers then take the best rated colours, one each
 (:func:`plan_tabu`). Each worker then solves the ending of its best game
@@ -49,6 +50,15 @@ from gridsolver.samegame.kernels.nrpa import nrpa_run, nrpa_state
 SAMEGAME_METHODS = ("nrpa", "mcbeam", "beam", "nmcs")
 NRPA_LEVEL = 3
 NRPA_ITERATIONS = 100
+# A level-3 run is 100^3 = a million playouts (about 20 s on one core here), restarted with fresh policies
+# when it ends. A long search goes one level up instead, each new level-3 run starting from a policy
+# adapted towards the best game so far. On a scale model (level 2 restarted against level 3, all 20
+# positions, tuning seeds 4-8, 100 pairs each) going up lost 36 +- 26 points a position with 3 runs' worth
+# of playouts, was even with 7 (+14 +- 25) and won 61 +- 21 with 15: so level 4 once a worker has 200 s
+# (about 7 level-3 runs after rating) or, without a time limit, 10 million playouts.
+NRPA_LONG_LEVEL = 4
+LONG_SEARCH_S = 200.0
+LONG_SEARCH_PLAYOUTS = 10_000_000
 NRPA_RUNS = 2  # per worker on a dominant colour: two runs of 28 s against one of 56 s was a draw within noise
 MC_BEAM_PLAYOUTS = 1  # rank children by one tabu-colour playout each (kernels.beam.beam_search)
 MC_BEAM_START = 8
@@ -81,6 +91,7 @@ class SameGameTask:
     runs: int = NRPA_RUNS  # independent NRPA runs of a "nrpa" task
     resume: tuple[np.ndarray, ...] | None = None  # a "nrpa" task's one run goes on from this NRPA state
     guide: bool = NRPA_GUIDE_PENALTY  # NRPA's own objective has the end penalty (see NRPA_GUIDE_PENALTY)
+    level: int = NRPA_LEVEL  # NRPA's level (see nrpa_level)
 
 
 class Outcome(NamedTuple):
@@ -95,10 +106,21 @@ class Outcome(NamedTuple):
     endgame_nodes: int = 0
 
 
-def _nrpa_bytes(n: int) -> int:
+def _nrpa_bytes(n: int, level: int = NRPA_LEVEL) -> int:
     """What :func:`~gridsolver.samegame.kernels.nrpa.nrpa_run` allocates on an ``n``-cell board (its
     state and recorded codes)."""
-    return 8 * ((NRPA_LEVEL + 1) * MAX_COLOURS_CODE * n + 3 * (n * n // 8 + n)) + 64 * n
+    return 8 * ((level + 1) * MAX_COLOURS_CODE * n + 3 * (n * n // 8 + n)) + 64 * n
+
+
+def nrpa_level(seconds: float | None, playouts: int | None) -> int:
+    """NRPA's level for a search of ``seconds`` and ``playouts`` at most (None: no such limit).
+
+    Level 3 (:data:`NRPA_LEVEL`) unless both limits leave room for many level-3 runs, then
+    :data:`NRPA_LONG_LEVEL` (the measurements are at :data:`LONG_SEARCH_S`).
+    """
+    long_in_time = seconds is None or seconds >= LONG_SEARCH_S
+    long_in_playouts = playouts is None or playouts >= LONG_SEARCH_PLAYOUTS
+    return NRPA_LONG_LEVEL if long_in_time and long_in_playouts else NRPA_LEVEL
 
 
 def polish_ending(cells: np.ndarray, width: int, height: int, seq: np.ndarray, penalty: bool,
@@ -216,7 +238,8 @@ def samegame_worker(task: SameGameTask) -> Outcome:
     nodes = 0
     endgame_nodes = 0
     guided = task.penalty or task.guide  # NRPA's own objective
-    if task.method == "nrpa" and task.memory_bytes is not None and _nrpa_bytes(n) > task.memory_bytes:
+    too_big = task.memory_bytes is not None and _nrpa_bytes(n, task.level) > task.memory_bytes
+    if task.method == "nrpa" and too_big:
         task = replace(task, method="mcbeam")  # NRPA's arrays do not fit: the beam sizes itself to memory
     if task.method in ("mcbeam", "beam"):
         per_state = 2 * n + (n // 2 + 1) * 20 + 8 * (n // 2 + 2)
@@ -238,12 +261,12 @@ def samegame_worker(task: SameGameTask) -> Outcome:
             beam_width = min(cap, beam_width * 2)
     elif task.method == "rate":
         deadline = min(task.deadline_ns, time.monotonic_ns() + task.rate_ns)
-        state = nrpa_state(n, NRPA_LEVEL)
-        _, length, nodes = nrpa_run(cells, width, height, NRPA_LEVEL, NRPA_ITERATIONS, guided,
+        state = nrpa_state(n, task.level)
+        _, length, nodes = nrpa_run(cells, width, height, task.level, NRPA_ITERATIONS, guided,
                                     task.seed % 2**31, interrupt.capped(deadline), task.node_limit, path,
                                     task.tabu, *state, False)
         if length > 0:
-            how = f"rating run of tabu colour {task.tabu} (nrpa level {NRPA_LEVEL})"
+            how = f"rating run of tabu colour {task.tabu} (nrpa level {task.level})"
             points = line_points(cells, width, height, path[:length], task.penalty)
             return Outcome(points, path_to_moves(path, length, height), nodes, how, state)
     elif task.method == "nrpa":
@@ -254,16 +277,16 @@ def samegame_worker(task: SameGameTask) -> Outcome:
             share = runs - run
             deadline = time.monotonic_ns() + max(0, polish_from - time.monotonic_ns()) // share
             seed = (task.seed + 104_729 * run) % 2**31
-            state = nrpa_state(n, NRPA_LEVEL) if task.resume is None else task.resume
+            state = nrpa_state(n, task.level) if task.resume is None else task.resume
             limit = (task.node_limit - nodes) // share
-            _, length, used = nrpa_run(cells, width, height, NRPA_LEVEL, NRPA_ITERATIONS, guided, seed,
+            _, length, used = nrpa_run(cells, width, height, task.level, NRPA_ITERATIONS, guided, seed,
                                        interrupt.capped(deadline), limit, path, task.tabu,
                                        *state, task.resume is not None)
             nodes += used
             if length > 0 and (run_points := line_points(cells, width, height, path[:length],
                                                           task.penalty)) > points:
                 points, best_seq = run_points, path[:length].copy()
-                how = f"nrpa level {NRPA_LEVEL} seed {seed} tabu colour {task.tabu}"
+                how = f"nrpa level {task.level} seed {seed} tabu colour {task.tabu}"
                 if task.resume is not None:
                     how += ", going on from its rating run"
         if len(best_seq) > 0:
@@ -319,8 +342,9 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
         raise InputError(f"unknown method {method!r}: expected one of {', '.join(SAMEGAME_METHODS)}")
     memory = budget.memory_bytes()
     share = None if memory is None else memory // workers
+    level = nrpa_level(budget.remaining_s(), budget.nodes)
     task = SameGameTask(board.grid, seed, budget.deadline_ns(), budget.node_limit(), share, penalty, method,
-                        guide=NRPA_GUIDE_PENALTY)
+                        guide=NRPA_GUIDE_PENALTY, level=level)
     rated: list[tuple[int, Outcome]] = []  # (tabu colour, rating run)
 
     def rate(colours: list[int]) -> list[int]:
@@ -339,19 +363,22 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
         rated.extend(zip(colours, runs, strict=True))
         return [run.points for run in runs]
 
-    nrpa_fits = share is None or _nrpa_bytes(board.width * board.height) <= share
+    nrpa_fits = share is None or _nrpa_bytes(board.width * board.height, level) <= share
     tabus = plan_tabu(board, workers, rate) if method == "nrpa" and nrpa_fits else [-1] * workers
     nodes = sum(run.nodes for _, run in rated)
     left = max(1, budget.node_limit() - nodes)
     # after rating, each worker makes one run that goes on from its colour's best rating run
     unused = sorted(rated, key=lambda r: -r[1].points)
+    # a dominant colour's worker splits its time into independent runs, unless it searches long enough
+    # to go a level up (which beat restarts there)
+    runs = 1 if rated or level > NRPA_LEVEL else NRPA_RUNS
     tasks = []
     for i, colour in enumerate(tabus):
         resume = next((r for r in unused if r[0] == colour), None)
         if resume is not None:
             unused.remove(resume)
         tasks.append(replace(task, seed=seed + 7919 * (len(rated) + i), tabu=colour, node_limit=left,
-                             runs=1 if rated else NRPA_RUNS, resume=resume[1].nrpa_state if resume else None))
+                             runs=runs, resume=resume[1].nrpa_state if resume else None))
     outcomes: list[Outcome] = []
     if not interrupt.requested():  # after Ctrl-C while rating, the rating runs are the answer
         try:
@@ -377,6 +404,7 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
                "end_penalty": penalty, "method": method, "worker_scores": [o.points for o in outcomes],
                "endgame_nodes": endgame_nodes}
     if method == "nrpa" and nrpa_fits:
+        details["nrpa_level"] = level
         details["tabu_colours"] = [rules.ALPHABET[c] for c in tabus]
         details["tabu_ratings"] = ratings
     return Result("samegame", label, "best-found", solution=[list(m) for m in moves], score=points,
