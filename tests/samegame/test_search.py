@@ -70,3 +70,19 @@ def test_a_long_search_rates_and_resumes_at_the_long_level(monkeypatch):
     assert long.details["nrpa_level"] == search.NRPA_LONG_LEVEL
     assert f"level {search.NRPA_LONG_LEVEL}" in long.details["found_by"]
     assert long.verified and rules.replay(board, long.solution).score == long.score
+
+
+def test_a_long_search_stays_at_level_3_when_level_4_does_not_fit(monkeypatch):
+    board = random_board(9, 9, 4, seed=11)
+    monkeypatch.setattr(search, "LONG_SEARCH_PLAYOUTS", 5000)
+    monkeypatch.setattr(search, "LONG_SEARCH_S", 1.0)
+    fits = search._nrpa_bytes
+
+    def level_4_too_big(n: int, level: int = search.NRPA_LEVEL) -> int:
+        return fits(n, level) * (10**6 if level > search.NRPA_LEVEL else 1)
+
+    monkeypatch.setattr(search, "_nrpa_bytes", level_4_too_big)
+    result = samegame.solve(board, nodes=6000, workers=2, seed=3)
+    assert result.details["nrpa_level"] == search.NRPA_LEVEL
+    assert result.details["method"] == "nrpa" and "tabu_colours" in result.details  # NRPA ran, no beam
+    assert result.verified

@@ -343,6 +343,8 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
     memory = budget.memory_bytes()
     share = None if memory is None else memory // workers
     level = nrpa_level(budget.remaining_s(), budget.nodes)
+    if share is not None and _nrpa_bytes(board.width * board.height, level) > share:
+        level = NRPA_LEVEL  # a level fewer is a smaller state: it may still fit where level 4 does not
     task = SameGameTask(board.grid, seed, budget.deadline_ns(), budget.node_limit(), share, penalty, method,
                         guide=NRPA_GUIDE_PENALTY, level=level)
     rated: list[tuple[int, Outcome]] = []  # (tabu colour, rating run)
