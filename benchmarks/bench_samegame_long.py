@@ -39,8 +39,8 @@ def run(quick: bool) -> list[Table]:
     numbers = [1, 2] if quick else positions(len(boards))
     per_position = 5.0 if quick else float(os.environ.get("SAMEGAME_TIME", DEFAULT_TIME_S))
     goal, what = GOALS[-1]
-    part = "all 20 positions" if len(numbers) == len(boards) else \
-        f"positions {', '.join(map(str, numbers))} only (a part of the set: its total is not the goal's)"
+    part = ("all 20 positions" if len(numbers) == len(boards) else
+            f"positions {', '.join(map(str, numbers))} only (a part of the set: its total is not the goal's)")
     note = (f"Goal (issue 17): above {goal:,} ({what}) at up to 5 minutes per position, for the worst seed. "
             f"This run used {per_position:g} s per position on {part}")
     return report([boards[n - 1] for n in numbers], numbers, per_position, note)

@@ -78,7 +78,7 @@ def test_a_long_search_stays_at_level_3_when_level_4_does_not_fit(monkeypatch):
     monkeypatch.setattr(search, "LONG_SEARCH_S", 1.0)
     fits = search._nrpa_bytes
 
-    def level_4_too_big(n: int, level: int = search.NRPA_LEVEL) -> int:
+    def level_4_too_big(n: int, level: int) -> int:
         return fits(n, level) * (10**6 if level > search.NRPA_LEVEL else 1)
 
     monkeypatch.setattr(search, "_nrpa_bytes", level_4_too_big)

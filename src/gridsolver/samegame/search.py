@@ -106,7 +106,7 @@ class Outcome(NamedTuple):
     endgame_nodes: int = 0
 
 
-def _nrpa_bytes(n: int, level: int = NRPA_LEVEL) -> int:
+def _nrpa_bytes(n: int, level: int) -> int:
     """What :func:`~gridsolver.samegame.kernels.nrpa.nrpa_run` allocates on an ``n``-cell board (its
     state and recorded codes)."""
     return 8 * ((level + 1) * MAX_COLOURS_CODE * n + 3 * (n * n // 8 + n)) + 64 * n
@@ -342,8 +342,12 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
         raise InputError(f"unknown method {method!r}: expected one of {', '.join(SAMEGAME_METHODS)}")
     memory = budget.memory_bytes()
     share = None if memory is None else memory // workers
+
+    def fits(level: int) -> bool:
+        return share is None or _nrpa_bytes(board.width * board.height, level) <= share
+
     level = nrpa_level(budget.remaining_s(), budget.nodes)
-    if share is not None and _nrpa_bytes(board.width * board.height, level) > share:
+    if not fits(level):
         level = NRPA_LEVEL  # a level fewer is a smaller state: it may still fit where level 4 does not
     task = SameGameTask(board.grid, seed, budget.deadline_ns(), budget.node_limit(), share, penalty, method,
                         guide=NRPA_GUIDE_PENALTY, level=level)
@@ -365,7 +369,7 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
         rated.extend(zip(colours, runs, strict=True))
         return [run.points for run in runs]
 
-    nrpa_fits = share is None or _nrpa_bytes(board.width * board.height, level) <= share
+    nrpa_fits = fits(level)
     tabus = plan_tabu(board, workers, rate) if method == "nrpa" and nrpa_fits else [-1] * workers
     nodes = sum(run.nodes for _, run in rated)
     left = max(1, budget.node_limit() - nodes)
