@@ -76,10 +76,10 @@ def test_a_long_search_stays_at_level_3_when_level_4_does_not_fit(monkeypatch):
     board = random_board(9, 9, 4, seed=11)
     monkeypatch.setattr(search, "LONG_SEARCH_PLAYOUTS", 5000)
     monkeypatch.setattr(search, "LONG_SEARCH_S", 1.0)
-    fits = search._nrpa_bytes
+    real_bytes = search._nrpa_bytes
 
     def level_4_too_big(n: int, level: int) -> int:
-        return fits(n, level) * (10**6 if level > search.NRPA_LEVEL else 1)
+        return real_bytes(n, level) * (10**6 if level > search.NRPA_LEVEL else 1)
 
     monkeypatch.setattr(search, "_nrpa_bytes", level_4_too_big)
     result = samegame.solve(board, nodes=6000, workers=2, seed=3)
