@@ -2,7 +2,7 @@
 
 from numba import njit
 
-from gridsolver.core.clock import budget_check
+from gridsolver.core.kernels.clock import budget_check
 
 
 @njit(cache=True)

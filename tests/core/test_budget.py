@@ -6,8 +6,6 @@ import numpy as np
 import pytest
 
 from gridsolver.core.budget import (
-    OUT_OF_NODES,
-    OUT_OF_TIME,
     Budget,
     BudgetExceeded,
     current_rss_mb,
@@ -15,6 +13,7 @@ from gridsolver.core.budget import (
     tree_rss_mb,
 )
 from gridsolver.core.errors import BudgetError
+from gridsolver.core.kernels.stops import OUT_OF_NODES, OUT_OF_TIME
 
 
 def test_python_search_stops_within_time_budget():

@@ -2,7 +2,7 @@ import time
 
 from numba import njit
 
-from gridsolver.core.clock import monotonic_ns
+from gridsolver.core.kernels.clock import monotonic_ns
 
 
 @njit(cache=True)

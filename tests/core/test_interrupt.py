@@ -10,7 +10,8 @@ import time
 import pytest
 
 from gridsolver.core import interrupt
-from gridsolver.core.budget import NO_LIMIT, OUT_OF_TIME, Budget
+from gridsolver.core.budget import NO_LIMIT, Budget
+from gridsolver.core.kernels.stops import OUT_OF_TIME
 from tests.core.jobs import spin_for
 from tests.core.kernels import spin_until
 

@@ -4,9 +4,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gridsolver.core import table_kernels as K
-from gridsolver.core import table_reference as R
+from gridsolver.core import reference as R
 from gridsolver.core.budget import Budget
+from gridsolver.core.kernels import table as K
 from gridsolver.core.table import GrowingTable
 
 keys64 = st.integers(min_value=1, max_value=2**63 - 1)

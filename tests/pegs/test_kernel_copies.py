@@ -60,7 +60,7 @@ def test_beam_line_replays_when_its_candidate_buffer_overflows():
 COUNT_SIGNATURES = """
 import json
 import numba
-from gridsolver.core import table_kernels
+from gridsolver.core.kernels import table as table_kernels
 from gridsolver.pegs import kernels
 from gridsolver.pegs.game import GAME
 GAME.warm(None, None)

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gridsolver import pegs
-from gridsolver.core.budget import OUT_OF_MEMORY, OUT_OF_TIME, Budget
+from gridsolver.core.budget import Budget
+from gridsolver.core.kernels.stops import OUT_OF_MEMORY, OUT_OF_TIME
 from gridsolver.pegs import meet, moves
 from tests.pegs.test_kernels import SETTINGS, boards
 

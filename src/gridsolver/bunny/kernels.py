@@ -18,7 +18,7 @@ Library arrays (``capacity`` entries):
   ``arg1`` count), 2 sequence (``arg0`` head item, ``arg1`` tail entry),
   3 the empty program; ``tokens[e]`` its token count;
 - ``table``: open addressing over entry ids (-1 empty), ``hashes[e]``
-  (:func:`gridsolver.core.table_kernels.next_entry`); ``row_table`` the
+  (:func:`gridsolver.core.kernels.table.next_entry`); ``row_table`` the
   same over pool rows, its slots holding part of the hash too. Both start small and the caller doubles them
   (:func:`rehash_library`, :func:`rehash_rows`) when an insert finds one half full: the builders
   then stop with LIBRARY_FULL, leaving in ``cursor`` where to go on, so a
@@ -34,8 +34,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.core.clock import budget_check
-from gridsolver.core.table_kernels import home_slot, next_entry
+from gridsolver.core.kernels.clock import budget_check
+from gridsolver.core.kernels.table import home_slot, next_entry
 
 KIND_PRIMITIVE, KIND_LOOP, KIND_SEQUENCE, KIND_EMPTY = 0, 1, 2, 3
 

@@ -3,7 +3,7 @@
 Every solver takes a :class:`Budget` and must stop when any part of it runs
 out, reporting the best it has so far. Budgets are plain numbers so that
 numba kernels can check them too: :meth:`Budget.deadline_ns` is a deadline
-on the monotonic clock that :func:`gridsolver.core.clock.monotonic_ns`
+on the monotonic clock that :func:`gridsolver.core.kernels.clock.monotonic_ns`
 reads inside a kernel, and :meth:`Budget.table_slots` sizes an
 open-addressing transposition table to the memory bound.
 """
@@ -19,6 +19,7 @@ import psutil
 
 from gridsolver.core import interrupt
 from gridsolver.core.errors import BudgetError
+from gridsolver.core.kernels.stops import BUDGET_STOPS
 
 NO_LIMIT = (1 << 62)  # "unbounded" for int64 kernel arguments
 DEFAULT_TIME_S = 60.0
@@ -29,10 +30,8 @@ AUTO_MEMORY_SHARE = 0.5
 AUTO_MEMORY_MIN_MB = 256.0
 AUTO = "auto"  # the default --memory of the games: see default_memory_mb
 
-# Why a kernel stopped early: the codes every game's kernels return (see
-# gridsolver.core.clock.budget_check), and the ``Result.stopped`` word of each.
-OUT_OF_TIME, OUT_OF_NODES, OUT_OF_MEMORY = 2, 3, 4
-STOP_REASONS = {OUT_OF_TIME: "time", OUT_OF_NODES: "nodes", OUT_OF_MEMORY: "memory"}
+# Why a kernel stopped early (gridsolver.core.kernels.stops), and the ``Result.stopped`` word of each.
+STOP_REASONS = BUDGET_STOPS
 
 
 class BudgetExceeded(Exception):

@@ -11,7 +11,7 @@ while a command searches (inside :func:`catching`):
   out-of-time path and returns its best, and
   :meth:`~gridsolver.core.game.Game.solve` marks the result
   ``stopped="interrupted"``;
-- kernels hear it too: :func:`gridsolver.core.clock.budget_check` asks the
+- kernels hear it too: :func:`gridsolver.core.kernels.clock.budget_check` asks the
   interpreter whether a SIGINT is pending each time it reads the clock, stops
   the kernel as if its time were up, and leaves the signal pending so that
   this module's handler still runs when the kernel returns;

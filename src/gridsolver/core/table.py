@@ -1,6 +1,6 @@
 """A transposition table that grows with the search, up to the memory budget.
 
-The probing itself is numba code in :mod:`gridsolver.core.table_kernels`
+The probing itself is numba code in :mod:`gridsolver.core.kernels.table`
 (shared by every game); this module is plain Python, so importing it does not
 import numba.
 """
@@ -16,7 +16,7 @@ GROW_AT = 0.7  # a search asks for a bigger table at this load
 
 
 class GrowingTable:
-    """A wide-key table (see :func:`gridsolver.core.table_kernels.find_wide`) that starts
+    """A wide-key table (see :func:`gridsolver.core.kernels.table.find_wide`) that starts
     small and doubles up to the memory budget.
 
     A big table costs page faults to touch, so small searches get small tables;
@@ -38,7 +38,7 @@ class GrowingTable:
 
     def grow(self) -> None:
         """Rehash into a table of twice the slots."""
-        from gridsolver.core import table_kernels
+        from gridsolver.core.kernels import table as table_kernels
 
         slots = len(self.hash) * 2
         new_hash = np.zeros(slots, dtype=np.uint64)

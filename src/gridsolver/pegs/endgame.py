@@ -34,7 +34,8 @@ import time
 
 import numpy as np
 
-from gridsolver.core.budget import OUT_OF_MEMORY, Budget
+from gridsolver.core.budget import Budget
+from gridsolver.core.kernels.stops import OUT_OF_MEMORY
 from gridsolver.pegs import rules
 from gridsolver.pegs.geometry import Permutation, canonical, pagoda_for, symmetries, transform
 from gridsolver.pegs.moves import byte_images

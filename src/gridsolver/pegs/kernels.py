@@ -19,10 +19,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.core.budget import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (re-exported codes)
-from gridsolver.core.clock import budget_check, time_remains
+from gridsolver.core.kernels.clock import budget_check, time_remains
+from gridsolver.core.kernels.stops import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (re-exported codes)
+from gridsolver.core.kernels.table import find_key, find_wide, is_full, store_wide
 from gridsolver.core.table import PROBES
-from gridsolver.core.table_kernels import find_key, find_wide, is_full, store_wide
 from gridsolver.pegs.meet import canonical
 
 ONE = np.uint64(1)

@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.core.budget import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (re-exported codes)
-from gridsolver.core.clock import budget_check
+from gridsolver.core.kernels.clock import budget_check
+from gridsolver.core.kernels.stops import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (re-exported codes)
 from gridsolver.pegs.meet import canonical, set_slot
 
 ONE = np.uint64(1)

@@ -30,9 +30,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.core.budget import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (re-exported codes)
-from gridsolver.core.clock import budget_check, time_remains
-from gridsolver.core.table_kernels import find_key
+from gridsolver.core.kernels.clock import budget_check, time_remains
+from gridsolver.core.kernels.stops import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (re-exported codes)
+from gridsolver.core.kernels.table import find_key
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gridsolver.core.budget import OUT_OF_MEMORY, OUT_OF_TIME, Budget
+from gridsolver.core.budget import Budget
+from gridsolver.core.kernels.stops import OUT_OF_MEMORY, OUT_OF_TIME
 from gridsolver.pegs.geometry import Permutation, symmetries, transform
 from gridsolver.pegs.rules import Board, Cell, Jump, bit_indices, triples
 

@@ -31,8 +31,8 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from gridsolver.core.budget import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (status codes)
-from gridsolver.core.clock import budget_check
+from gridsolver.core.kernels.clock import budget_check
+from gridsolver.core.kernels.stops import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (status codes)
 from gridsolver.ratrace.guard import WATCH_MOVES, WATCH_TURN
 
 LIFESPAN = 100

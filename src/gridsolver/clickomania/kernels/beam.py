@@ -24,7 +24,7 @@ from gridsolver.clickomania.kernels.groups import (
     remove_settle,
 )
 from gridsolver.clickomania.kernels.playout import playout, terminal_bonus
-from gridsolver.core.clock import budget_check
+from gridsolver.core.kernels.clock import budget_check
 
 CLEAR = 0  # objective: fewest cells left (Clickomania)
 SCORE = 1  # objective: most points (SameGame)

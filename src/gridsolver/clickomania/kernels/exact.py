@@ -19,8 +19,8 @@ from gridsolver.clickomania.kernels.groups import (
     position_hash,
     remove_at,
 )
-from gridsolver.core.clock import budget_check, time_remains
-from gridsolver.core.table_kernels import find_key, is_full
+from gridsolver.core.kernels.clock import budget_check, time_remains
+from gridsolver.core.kernels.table import find_key, is_full
 
 DEAD_WEIGHT = 1 << 20  # a dead colour (one cell left) outweighs any group count
 

@@ -1,7 +1,7 @@
 """Exact SameGame endgames: the most points still to come and the line that scores them (numba kernels).
 
 A memoised exhaustive search over one open-addressing table of Zobrist keys
-(:func:`gridsolver.core.table_kernels.find_key`), which every call on
+(:func:`gridsolver.core.kernels.table.find_key`), which every call on
 the same board shares.
 """
 
@@ -19,9 +19,9 @@ from gridsolver.clickomania.kernels.groups import (
     remove_at,
 )
 from gridsolver.clickomania.kernels.playout import NO_VALUE, terminal_bonus
-from gridsolver.core.clock import budget_check
+from gridsolver.core.kernels.clock import budget_check
+from gridsolver.core.kernels.table import find_key, is_full
 from gridsolver.core.table import PROBES
-from gridsolver.core.table_kernels import find_key, is_full
 
 # typed, not a literal: find_key is compiled once for every caller's int64 instead of once more for 64
 _PROBES = np.int64(PROBES)

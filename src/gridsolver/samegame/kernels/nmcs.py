@@ -8,7 +8,7 @@ from numba import njit
 from gridsolver.clickomania.kernels.arrays import copy_into
 from gridsolver.clickomania.kernels.groups import EMPTY, MAX_COLOURS_CODE, legal_moves, remove_at
 from gridsolver.clickomania.kernels.playout import playout, terminal_bonus
-from gridsolver.core.clock import time_remains
+from gridsolver.core.kernels.clock import time_remains
 
 
 @njit(cache=True)

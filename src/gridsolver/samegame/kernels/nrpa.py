@@ -21,7 +21,7 @@ from gridsolver.clickomania.kernels.groups import (
     groups_to_moves,
 )
 from gridsolver.clickomania.kernels.playout import NO_VALUE, terminal_bonus
-from gridsolver.core.clock import budget_check
+from gridsolver.core.kernels.clock import budget_check
 from gridsolver.samegame.kernels.bitboard import (
     WORDS,
     bits_codes,

@@ -1,4 +1,4 @@
-"""Plain-Python reference of :mod:`gridsolver.core.table_kernels`, for the tests.
+"""Plain-Python reference of :mod:`gridsolver.core.kernels.table`, for the tests.
 
 Same arguments, same answers, written for reading rather than speed.
 """

@@ -23,7 +23,7 @@ The find functions return the slot holding the key (>= 0); when it is absent,
 :func:`is_full`) when ``probes`` slots from its home are all taken.
 
 This module imports numba; import it only from kernel modules. The
-plain-Python reference is :mod:`gridsolver.core.table_reference`; a table that grows
+plain-Python reference is :mod:`gridsolver.core.reference`; a table that grows
 with the search up to the memory budget is :class:`gridsolver.core.table.GrowingTable`.
 """
 

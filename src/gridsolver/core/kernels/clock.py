@@ -27,7 +27,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from gridsolver.core.budget import OUT_OF_NODES, OUT_OF_TIME
+from gridsolver.core.kernels.stops import OUT_OF_NODES, OUT_OF_TIME
 
 _CLOCK_MONOTONIC = 1  # Linux value of CLOCK_MONOTONIC
 
@@ -118,8 +118,8 @@ def time_remains(deadline_ns: int) -> bool:
 
 @njit(cache=True, inline="always")
 def budget_check(nodes: int, node_limit: int, deadline_ns: int, clock_every: int) -> int:
-    """0 while a search may go on; :data:`~gridsolver.core.budget.OUT_OF_NODES` once ``nodes``
-    reached ``node_limit``; :data:`~gridsolver.core.budget.OUT_OF_TIME` once the deadline passed
+    """0 while a search may go on; :data:`~gridsolver.core.kernels.stops.OUT_OF_NODES` once ``nodes``
+    reached ``node_limit``; :data:`~gridsolver.core.kernels.stops.OUT_OF_TIME` once the deadline passed
     or Ctrl-C was pressed (Python then tells the two apart: see :mod:`gridsolver.core.interrupt`).
 
     The clock is read only when ``nodes`` is a multiple of ``clock_every`` (a power of two), so

@@ -1,0 +1,13 @@
+"""The numba toolkit every game's kernels build on, written once.
+
+- :mod:`.stops`: the one table of codes a kernel returns to say why it ended
+  (plain integers, no numba);
+- :mod:`.clock`: the monotonic clock kernels read and the one budget check
+  (time, nodes, Ctrl-C) every kernel makes;
+- :mod:`.arrays`: array copies as element loops (numba's slice assignment
+  from an array compiles for seconds);
+- :mod:`.table`: open-addressing transposition tables on numpy arrays.
+
+This package imports nothing; its modules other than :mod:`.stops` import
+numba, so import them only from kernel modules.
+"""
