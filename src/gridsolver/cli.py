@@ -94,6 +94,7 @@ def warmup(games: tuple[str, ...]) -> None:
     their first run (which never counts against --time, but makes the user wait).
     """
     from gridsolver.core.warm import Warmup, warm_games
+    from gridsolver.games import game
 
     def report(name: str, warmed: Warmup | None) -> None:
         if warmed is None:
@@ -104,7 +105,7 @@ def warmup(games: tuple[str, ...]) -> None:
         else:
             click.echo(f"{name}: kernels ready, loaded from the cache in {warmed.seconds:.1f} s")
 
-    warm_games(games or tuple(GAMES), report)
+    warm_games([game(name) for name in dict.fromkeys(games or tuple(GAMES))], report)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -16,6 +16,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+import click
 import pytest
 
 from gridsolver.core import interrupt, warm
@@ -79,6 +80,22 @@ class _Stderr:
         return self.terminal
 
 
+def _parse_json_flag(monkeypatch, argv):
+    """Let click read ``--json`` (or not) from ``argv``, as the command line does."""
+    from gridsolver.core import progress
+    from gridsolver.core.cliutil import json_option
+
+    monkeypatch.setattr(progress, "_json_output", False)
+
+    @click.command()
+    @click.argument("boards", nargs=-1)
+    @json_option
+    def solve(boards, as_json):
+        pass
+
+    solve.main(argv[3:], standalone_mode=False)
+
+
 @pytest.mark.parametrize(("terminal", "argv", "env", "expected"), [
     (False, ["gridsolver", "bunny", "solve", "x"], None, "line"),
     (False, ["gridsolver", "bunny", "solve", "x", "--json"], None, "off"),
@@ -90,7 +107,7 @@ class _Stderr:
 ])
 def test_note_mode(monkeypatch, terminal, argv, env, expected):
     monkeypatch.setattr(sys, "stderr", _Stderr(terminal))
-    monkeypatch.setattr(sys, "argv", argv)
+    _parse_json_flag(monkeypatch, argv)
     monkeypatch.delenv("GRIDSOLVER_NO_PROGRESS", raising=False)
     if env is None:
         monkeypatch.delenv(warm.NOTE_ENV, raising=False)
@@ -386,7 +403,7 @@ def test_workers_follow_this_process_s_choice_of_note(monkeypatch, argv, expecte
     from gridsolver.core import parallel
 
     monkeypatch.delenv(warm.NOTE_ENV, raising=False)
-    monkeypatch.setattr(sys, "argv", argv)
+    _parse_json_flag(monkeypatch, ["gridsolver", "bunny", *argv])
     with open(os.devnull, "w") as pipe_like:
         monkeypatch.setattr(sys, "stderr", pipe_like)  # not a terminal, as under a pipe
         try:

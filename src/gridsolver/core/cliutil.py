@@ -58,7 +58,14 @@ def budget_options(default_time: float | None = DEFAULT_TIME_S,
     return decorate
 
 
-json_option = click.option("--json", "as_json", is_flag=True,
+def _note_json(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    from gridsolver.core.progress import set_json_output
+
+    set_json_output(value)  # every command that takes --json says so, either way
+    return value
+
+
+json_option = click.option("--json", "as_json", is_flag=True, callback=_note_json,
                            help="Machine-readable output: one JSON object per line.")
 
 #: Seeds are whole numbers from 0 to 2^64 - 1 everywhere (core.game.check_seed says the same).

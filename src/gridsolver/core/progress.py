@@ -118,14 +118,23 @@ def worker_note_mode() -> str:
     """How this process's worker processes announce compiling: as this process would, in a line at
     most (a bar of their own would fight this one's display).
 
-    Workers do not share this command line (a loky worker's ``sys.argv`` is
-    loky's), so :func:`note_mode` there could not see ``--json``: they are
+    Workers do not share this command line (a loky worker never parses it),
+    so :func:`note_mode` there could not see ``--json``: they are
     told through :data:`NOTE_ENV` (see :func:`gridsolver.core.parallel._executor`).
     """
     return "off" if note_mode() == "off" else "line"
 
 
+#: Whether this process prints machine-readable output (set by the command line's ``--json``).
+_json_output = False
+
+
+def set_json_output(on: bool) -> None:
+    """Say whether this process's output is read by a program (``--json``): compile notes then
+    stay off a pipe too. The command line calls this while it reads its options."""
+    global _json_output
+    _json_output = on
+
+
 def _json_requested() -> bool:
-    """Whether this process's command line asks for ``--json`` (the flag takes no value anywhere)."""
-    args = sys.argv[1:]
-    return "--json" in (args[:args.index("--")] if "--" in args else args)
+    return _json_output

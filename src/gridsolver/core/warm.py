@@ -168,12 +168,10 @@ class Warmup:
 
 
 def warms(game: Any) -> bool:
-    """Whether a :class:`~gridsolver.core.game.Game` fills the warm slot (one without kernels does not).
+    """Whether a :class:`~gridsolver.core.game.Game` fills the warm slot (one without kernels does not)."""
+    from gridsolver.core.game import Game  # imported here: that module imports this one
 
-    Read from the method's name, not by importing ``Game``: that module imports this one.
-    """
-    slot = type(game).warm
-    return (slot.__module__, slot.__qualname__) != ("gridsolver.core.game", "Game.warm")
+    return type(game).warm is not Game.warm
 
 
 def warm_up(game: Any, board: Any, options: Any, workers: int = 1,
@@ -245,16 +243,14 @@ def warm_workers(warm: Callable[[Any], object], payload: Any, workers: int) -> s
 
 
 # -- gridsolver warmup --------------------------------------------------------------------------
-def warm_games(names: Sequence[str], report: Callable[[str, Warmup | None], None]) -> None:
-    """Compile (or load) every kernel of each named game, with a progress bar on a terminal.
+def warm_games(games: Sequence[Any], report: Callable[[str, Warmup | None], None]) -> None:
+    """Compile (or load) every kernel of each game, with a progress bar on a terminal.
 
     ``report(name, warmup)`` hears each game as it is done (``None``: the game
-    has no kernels to compile ahead). Unknown names fail before any work.
+    has no kernels to compile ahead).
     """
     from gridsolver.core.progress import progress
-    from gridsolver.games import game
 
-    games = [game(name) for name in dict.fromkeys(names)]
     with progress(len(games), "warming up kernels", delay=0) as bar:
         for each in games:
             if not warms(each):
