@@ -8,8 +8,10 @@ that fills a few slots, in the spirit of Simon Tatham's puzzle collection:
   the text gives an equal board with every rule included,
   :meth:`Game.named_boards` / :meth:`Game.named_text` list and supply the
   boards and sets the package ships;
-- moves: :meth:`Game.moves`, :meth:`Game.apply`, :meth:`Game.replay`, and
-  :meth:`Game.film` (the replay frame by frame, for ``show``);
+- replay: :meth:`Game.replay` (a whole solution under the rules) and
+  :meth:`Game.film` (the replay frame by frame, for ``show``); a game whose
+  positions change one legal move at a time also offers ``moves`` and
+  ``apply`` (the optional :class:`Stepwise` capability);
 - search: :meth:`Game.search` runs the game's own algorithms within a
   :class:`~gridsolver.core.budget.Budget` and returns a
   :class:`~gridsolver.core.result.Result`.
@@ -28,7 +30,7 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from gridsolver.core import interrupt
 from gridsolver.core.boards import STDIN, BoardText, load_boards, split_boards
@@ -116,15 +118,7 @@ class Game(ABC, Generic[BoardT, MoveT]):
     def named_text(self, name: str) -> str | None:
         """The text of a shipped board or set, or None when ``name`` is not one."""
 
-    # -- slots: moves ----------------------------------------------------------------------------
-    @abstractmethod
-    def moves(self, board: BoardT) -> list[MoveT]:
-        """The legal moves of a position."""
-
-    @abstractmethod
-    def apply(self, board: BoardT, move: MoveT) -> BoardT:
-        """The position after ``move``; :class:`InputError` naming the move when it is illegal."""
-
+    # -- slots: replay ---------------------------------------------------------------------------
     @abstractmethod
     def replay(self, board: BoardT, solution: Any, options: Mapping[str, Any]) -> Replayed[BoardT]:
         """Play a solution (in its JSON form) under the rules; InputError on an illegal move."""
@@ -392,7 +386,25 @@ def check_workers(workers: int | None) -> int:
     return workers
 
 
-def replay_moves(game: Game[BoardT, MoveT], board: BoardT, moves: Sequence[MoveT]) -> BoardT:
+@runtime_checkable
+class Stepwise(Protocol[BoardT, MoveT]):
+    """The optional capability of a game played one legal move at a time.
+
+    A game offers it by defining both methods; one whose solution is not a
+    sequence of moves on a position (a bunny program is, a rat race game is
+    not) leaves them out, and nothing calls them.
+    """
+
+    def moves(self, board: BoardT) -> list[MoveT]:
+        """The legal moves of a position."""
+        ...
+
+    def apply(self, board: BoardT, move: MoveT) -> BoardT:
+        """The position after ``move``; :class:`InputError` naming the move when it is illegal."""
+        ...
+
+
+def replay_moves(game: Stepwise[BoardT, MoveT], board: BoardT, moves: Sequence[MoveT]) -> BoardT:
     """Apply ``moves`` in order under the rules; InputError naming the first illegal one."""
     for number, move in enumerate(moves, start=1):
         try:
