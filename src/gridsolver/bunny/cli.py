@@ -25,11 +25,6 @@ group = game_group(
     turns the bunny. Shipped boards: challenge, challenge/01 ... challenge/12
     (gridsolver bunny boards).
     """,
-    solve_options=[
-        click.option("--all", "all", is_flag=True, help="List distinct shortest programs (up to --limit)."),
-        click.option("--limit", type=int, default=None, metavar="N",
-                     help="How many programs --all lists at most (default 20, at most 10000)."),
-    ],
     picture=picture,
 )
 

@@ -24,6 +24,7 @@ from gridsolver.core.boards import BoardText, read_package_text
 from gridsolver.core.budget import Budget
 from gridsolver.core.errors import InputError
 from gridsolver.core.game import Game, NamedBoard, Progress, Replayed
+from gridsolver.core.options import Option
 from gridsolver.core.result import Result
 
 if TYPE_CHECKING:
@@ -62,6 +63,11 @@ def challenge_file(name: str) -> str | None:
 
 class BunnyGame(Game[Board, str]):
     board_type = Board
+    options = (
+        Option("all", bool, False, "List distinct shortest programs (up to --limit)."),
+        Option("limit", int, None, f"How many programs --all lists at most (default 20, at most {MAX_LIMIT})."
+               , metavar="N"),
+    )
     name = "bunny"
     title = "Hopping Bunny: shortest tile programs that mark every square."
     score_name = "tokens"
@@ -146,10 +152,7 @@ class BunnyGame(Game[Board, str]):
 
         once(("bunny", "search"), _warm_search)
 
-    def check_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:
-        unknown = set(options) - {"all", "limit"}
-        if unknown:
-            raise InputError(f"bunny: unknown option(s) {', '.join(sorted(unknown))} (known: all, limit)")
+    def resolve_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:
         limit = options.get("limit", 20 if options.get("all") else 1)
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
             raise InputError(f"--limit {limit!r}: expected a whole number from 1 to {MAX_LIMIT}")

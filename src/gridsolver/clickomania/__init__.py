@@ -22,7 +22,7 @@ named = GAME.named
 read = GAME.read
 load = GAME.load
 format = GAME.format
-solve = GAME.solve
+solve = GAME.api_solve()
 check = GAME.check
 boards = GAME.named_boards
 

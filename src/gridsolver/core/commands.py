@@ -45,6 +45,7 @@ from gridsolver.core.cliutil import (
 )
 from gridsolver.core.errors import InputError
 from gridsolver.core.game import Game
+from gridsolver.core.options import click_option
 from gridsolver.core.result import SCHEMA_VERSION, Result
 
 #: One table for every game (docs/contract.md repeats it).
@@ -93,8 +94,10 @@ def game_group(game: Game[Any, Any], help_text: str, *, solve_options: Sequence[
                show_options: Sequence[Decorator] = ()) -> click.Group:
     """The click group of ``game`` with the shared commands.
 
-    ``solve_options`` are click options whose values go to :meth:`Game.solve`
-    as game options (None values are left out, so the game's defaults apply).
+    The game's declared :attr:`Game.options` become options of ``solve`` and
+    ``show``, their values going to :meth:`Game.solve` (None values are left
+    out, so the game's defaults apply); ``solve_options`` are further click
+    options treated the same way.
     ``board_options`` with ``board_source`` add boards made from options
     (e.g. random boards) before the named ones. ``picture(board, result)``
     is what ``--show`` prints after a result. ``show_options`` are the game's
@@ -105,6 +108,8 @@ def game_group(game: Game[Any, Any], help_text: str, *, solve_options: Sequence[
     @click.group(help=help_text)
     def group() -> None:
         pass
+
+    solve_options = [click_option(option) for option in game.options if option.cli] + list(solve_options)
 
     group.add_command(_solve_command(game, solve_options, board_options, board_source, picture))
     group.add_command(_check_command(game))

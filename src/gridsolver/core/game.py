@@ -25,6 +25,7 @@ same methods, so the two front ends cannot disagree.
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
 from abc import ABC, abstractmethod
@@ -36,6 +37,7 @@ from gridsolver.core import interrupt
 from gridsolver.core.boards import STDIN, BoardText, load_boards, split_boards
 from gridsolver.core.budget import AUTO, DEFAULT_TIME_S, NO_LIMIT, Budget, default_memory_mb
 from gridsolver.core.errors import InputError
+from gridsolver.core.options import Option, check_declared, describe, solve_signature
 from gridsolver.core.result import Result
 
 if TYPE_CHECKING:
@@ -100,6 +102,9 @@ class Game(ABC, Generic[BoardT, MoveT]):
     worker_modules: ClassVar[tuple[str, ...]] = ()
     #: the class of this game's boards, so the API can refuse anything else with a clear message
     board_type: ClassVar[type]
+    #: the game's own solve options, declared once: the command line, the checks, the API's
+    #: signature and the reference are made from them (see gridsolver.core.options)
+    options: ClassVar[tuple[Option, ...]] = ()
 
     # -- slots: boards ---------------------------------------------------------------------------
     @abstractmethod
@@ -177,10 +182,16 @@ class Game(ABC, Generic[BoardT, MoveT]):
     def check_options(self, board: BoardT, options: Mapping[str, Any]) -> dict[str, Any]:
         """Validate the game's own solve options against a board; return them JSON-ready.
 
-        Called before any search, so a bad option fails fast with an InputError.
+        Called before any search, so a bad option fails fast with an InputError:
+        first the checks made from the declaration (:attr:`options`: unknown
+        names, types, choices), then the game's :meth:`resolve_options`.
         """
-        if options:
-            raise InputError(f"{self.name}: unknown option(s) {', '.join(sorted(options))}")
+        check_declared(self.name, self.options, options)
+        return self.resolve_options(board, options)
+
+    def resolve_options(self, board: BoardT, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's own part of :meth:`check_options`: defaults filled in, options checked against
+        the board and against each other, returned JSON-ready (checking them again gives them back)."""
         return {}
 
     def label(self, board: BoardT) -> str:
@@ -271,6 +282,24 @@ class Game(ABC, Generic[BoardT, MoveT]):
         result.options = checked
         verify(self, board, result)
         return result
+
+    def api_solve(self) -> Callable[..., Result]:
+        """:meth:`solve` for the game's module (``gridsolver.GAME.solve``), its signature and
+        docstring naming each of the game's options with its type and default."""
+        method = self.solve
+
+        def solve(board: BoardT, **arguments: Any) -> Result:
+            return method(board, **arguments)
+
+        signature = solve_signature(method, self.options)
+        board = signature.parameters["board"].replace(annotation=self.board_type.__name__)
+        solve.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=[board, *list(signature.parameters.values())[1:]])
+        solve.__doc__ = (f"{inspect.cleandoc(Game.solve.__doc__ or '')}\n\nOptions of {self.name}:\n\n"
+                         f"{describe(self.options)}\n")
+        solve.__qualname__ = solve.__name__ = "solve"
+        solve.__module__ = f"gridsolver.{self.name}"
+        return solve
 
     def check(self, board: BoardT, solution: Any, **options: Any) -> Replayed[BoardT]:
         """Replay a solution under the rules (InputError naming the first illegal move)."""

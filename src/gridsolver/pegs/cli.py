@@ -21,7 +21,7 @@ from gridsolver.core.cliutil import (
 )
 from gridsolver.core.commands import emit, game_group
 from gridsolver.core.errors import InputError
-from gridsolver.pegs.game import GAME, OBJECTIVES, STRATEGIES, picture
+from gridsolver.pegs.game import GAME, picture
 from gridsolver.pegs.rules import JUMP_RULES, MAX_SIDE, shown
 
 if TYPE_CHECKING:
@@ -42,19 +42,6 @@ group = game_group(
     'jumps: orthogonal|diagonal|triangular' gives the jump rule; without it
     1/0 boards jump diagonally too and other boards orthogonally.
     """,
-    solve_options=[
-        click.option("--finish", default=None, metavar="ROW,COL",
-                     help="The hole the last peg must end in (0-based); implies --objective finish."),
-        click.option("--objective", type=click.Choice(OBJECTIVES), default=None,
-                     help="jumps: most jumps; finish: one peg in --finish; moves: fewest moves to one peg "
-                          "(in --finish when given). Default: finish with --finish, else jumps."),
-        click.option("--strategy", type=click.Choice(STRATEGIES), default=None,
-                     help="For --objective jumps: our anytime search (default), or the published "
-                          "comesolo method."),
-        click.option("--jumps", type=click.Choice(JUMP_RULES), default=None,
-                     help="Play under this jump rule instead of the board's own ('jumps:' line; "
-                          "default diagonal for 1/0 boards, else orthogonal)."),
-    ],
     picture=picture,
 )
 

@@ -29,6 +29,7 @@ from gridsolver.core.boards import BoardText
 from gridsolver.core.budget import Budget
 from gridsolver.core.errors import InputError
 from gridsolver.core.game import Game, NamedBoard, Progress, Replayed, replay_moves
+from gridsolver.core.options import Option
 from gridsolver.core.result import Result
 
 if TYPE_CHECKING:
@@ -55,8 +56,6 @@ from gridsolver.pegs.rules import (
     shown,
 )
 
-OPTIONS = ("finish", "jumps", "objective", "strategy")
-
 #: (name, description) of the shipped boards, in the order ``boards`` lists them
 SHIPPED = (
     ("english", "English board, 33 holes, centre empty (orthogonal jumps)"),
@@ -75,6 +74,17 @@ class PegsGame(Game[Board, Jump]):
     title = "Peg solitaire: classic boards and comesolo squares."
     score_name = "jumps"
     comment = "#"
+    options = (
+        Option("finish", tuple, None, "The hole the last peg must end in (row, column from 0); implies "
+               "--objective finish.", metavar="ROW,COL"),
+        Option("objective", str, None, "jumps: most jumps; finish: one peg in --finish; moves: fewest moves "
+               "to one peg (in --finish when given). Default: finish with --finish, else jumps.",
+               choices=OBJECTIVES),
+        Option("strategy", str, None, "For --objective jumps: our anytime search (default), or the published "
+               "comesolo method.", choices=STRATEGIES),
+        Option("jumps", str, None, "Play under this jump rule instead of the board's own ('jumps:' line; "
+               "default diagonal for 1/0 boards, else orthogonal).", choices=JUMP_RULES),
+    )
 
     # -- boards ------------------------------------------------------------------------------------
     def parse(self, text: BoardText) -> Board:
@@ -134,27 +144,17 @@ class PegsGame(Game[Board, Jump]):
         return film(board if rule is None else board.with_jumps(rule), jumps, options)
 
     # -- search ------------------------------------------------------------------------------------
-    def check_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:
+    def resolve_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:
         """Objective, finish hole, strategy and jump rule, checked against the board.
 
         Returns them JSON-ready: ``objective`` always, ``finish`` as ``[row, col]``
         when given, ``strategy`` for objective ``jumps``, ``jumps`` when it
         changes the board's rule. Checking the returned options again gives them back.
         """
-        unknown = set(options) - set(OPTIONS)
-        if unknown:
-            raise InputError(f"pegs: unknown option(s) {', '.join(sorted(unknown))} "
-                             f"(known: {', '.join(OPTIONS)})")
         rule = options.get("jumps")
-        if rule is not None and rule not in JUMP_RULES:
-            raise InputError(f"--jumps {rule!r}: expected one of {', '.join(JUMP_RULES)}")
         finish = None if options.get("finish") is None else check_finish(board, options["finish"])
         objective = options.get("objective") or ("finish" if finish is not None else "jumps")
-        if objective not in OBJECTIVES:
-            raise InputError(f"--objective {objective!r}: expected one of {', '.join(OBJECTIVES)}")
         strategy = options.get("strategy") or "default"
-        if strategy not in STRATEGIES:
-            raise InputError(f"--strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
         if objective == "finish" and finish is None:
             raise InputError("--objective finish needs --finish ROW,COL")
         if objective == "jumps" and finish is not None:

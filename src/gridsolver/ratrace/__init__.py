@@ -38,7 +38,7 @@ named = GAME.named
 read = GAME.read
 load = GAME.load
 format = GAME.format
-solve = GAME.solve
+solve = GAME.api_solve()
 boards = GAME.named_boards
 
 __all__ = ["GAME", "IllegalMove", "NamedBoard", "Player", "PlayerError", "RatRaceGame", "Result",

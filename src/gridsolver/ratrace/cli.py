@@ -20,23 +20,16 @@ from gridsolver.core.cliutil import (
     workers_options,
 )
 from gridsolver.core.commands import game_group
+from gridsolver.core.options import click_option
 from gridsolver.ratrace.game import DEFAULT_TURNS, GAME, picture
-from gridsolver.ratrace.guard import DEFAULT_GAME_LIMIT_S, DEFAULT_MOVE_LIMIT_S, GAME_GRACE_S
+from gridsolver.ratrace.game import GUARD_OPTIONS as GUARD_OPTION_NAMES
 from gridsolver.ratrace.tournament import MAX_TRACKS
 
-PLAYER_HELP = "A built-in player (forward, random, colour-score, ...) or path/to/file.py:function."
+GAME_OPTIONS = {option.name: option for option in GAME.options}
+PLAYER_HELP = GAME_OPTIONS["player"].help
 
 #: How a user's player is guarded (docs/ratrace.md, "Player code that misbehaves"): solve, show, play.
-GUARD_OPTIONS = [
-    click.option("--move-limit", "move_limit", type=float, default=None, metavar="S",
-                 help=f"A user's player: the longest one call of it may take (default "
-                      f"{DEFAULT_MOVE_LIMIT_S:g} s; a numpy player's call is a whole turn)."),
-    click.option("--game-limit", "game_limit", type=float, default=None, metavar="S",
-                 help=f"A user's player: the longest wall time of a game, compilation aside (default "
-                      f"--time + {GAME_GRACE_S:g} s, or {DEFAULT_GAME_LIMIT_S:g} s without --time)."),
-    click.option("--in-process", "in_process", is_flag=True,
-                 help="Play a user's player in this process: no limits, no protection (to debug it)."),
-]
+GUARD_OPTIONS = [click_option(GAME_OPTIONS[name]) for name in GUARD_OPTION_NAMES]
 
 group = game_group(
     GAME,
@@ -60,14 +53,6 @@ group = game_group(
     the game runs in this process (--workers does not apply, --cluster is
     refused: use play).
     """,
-    solve_options=[
-        # not required by click: `show` takes the player from a result; a solve without one is refused
-        click.option("--player", "player", metavar="NAME|FILE.py:NAME", help=PLAYER_HELP),
-        click.option("--turns", type=int, default=None, metavar="N",
-                     help=f"Turns per game (default {DEFAULT_TURNS:,}; --nodes counts rat-moves). "
-                          "In show: the game up to this turn."),
-        *GUARD_OPTIONS,
-    ],
     picture=picture,
     show_options=[
         click.option("--turn-range", "turn_range", metavar="FROM:TO",

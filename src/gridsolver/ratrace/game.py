@@ -48,8 +48,16 @@ from gridsolver.core.boards import BoardText
 from gridsolver.core.budget import Budget
 from gridsolver.core.errors import InputError
 from gridsolver.core.game import Game, NamedBoard, Progress, Replayed, check_seed, make_budget
+from gridsolver.core.options import Option
 from gridsolver.core.result import Result, Stats
-from gridsolver.ratrace.guard import Guard, PlayerError, make_guard
+from gridsolver.ratrace.guard import (
+    DEFAULT_GAME_LIMIT_S,
+    DEFAULT_MOVE_LIMIT_S,
+    GAME_GRACE_S,
+    Guard,
+    PlayerError,
+    make_guard,
+)
 from gridsolver.ratrace.players import Player, as_player
 from gridsolver.ratrace.rules import MOVES, Track
 from gridsolver.ratrace.track import (
@@ -118,6 +126,21 @@ class RatRaceGame(Game[Track, Move]):
     name = "ratrace"
     title = "The Genetic Rat Race: controller, players, tournaments."
     score_name = "points"
+    options = (
+        # not required on the command line: `show` takes the player from a result; a solve without one
+        # is refused
+        Option("player", str, None, "A built-in player (forward, random, colour-score, ...) or "
+               "path/to/file.py:function.", metavar="NAME|FILE.py:NAME"),
+        Option("turns", int, None, f"Turns per game (default {DEFAULT_TURNS:,}; --nodes counts rat-moves). "
+               "In show: the game up to this turn.", metavar="N"),
+        Option("move_limit", float, None, f"A user's player: the longest one call of it may take (default "
+               f"{DEFAULT_MOVE_LIMIT_S:g} s; a numpy player's call is a whole turn).", metavar="S"),
+        Option("game_limit", float, None, f"A user's player: the longest wall time of a game, compilation "
+               f"aside (default --time + {GAME_GRACE_S:g} s, or {DEFAULT_GAME_LIMIT_S:g} s without --time).",
+               metavar="S"),
+        Option("in_process", bool, False,
+               "Play a user's player in this process: no limits, no protection (to debug it)."),
+    )
     comment = "#"
     default_time = None  # a game runs its turns; --time only cuts it short when asked
 
@@ -223,16 +246,10 @@ class RatRaceGame(Game[Track, Move]):
             raise InputError("the track has no start cells: there is nowhere to put a rat")
 
     # -- search ------------------------------------------------------------------------------------
-    def check_options(self, board: Track, options: Mapping[str, Any]) -> dict[str, Any]:
+    def resolve_options(self, board: Track, options: Mapping[str, Any]) -> dict[str, Any]:
         """``player`` and ``turns``; ``move_limit``, ``game_limit`` (s) and ``in_process`` set how a
         user's player is guarded and ride on the player option (results record player and turns)."""
-        unknown = set(options) - {"player", "turns", *GUARD_OPTIONS}
-        if unknown:
-            raise InputError(f"ratrace: unknown option(s) {', '.join(sorted(unknown))} "
-                             f"(known: player, turns, {', '.join(GUARD_OPTIONS)})")
-        turns = options.get("turns", DEFAULT_TURNS)
-        if isinstance(turns, bool) or not isinstance(turns, int):
-            raise InputError(f"--turns {turns!r}: expected a whole number")
+        turns = DEFAULT_TURNS if options.get("turns") is None else options["turns"]
         if turns < 0:
             raise InputError(f"--turns must be at least 0, got {turns}")
         if not board.start_cells:

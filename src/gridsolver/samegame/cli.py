@@ -5,11 +5,9 @@ No numba at import time: the searches are imported when a solve starts.
 
 from __future__ import annotations
 
-import click
-
 from gridsolver.clickomania.game import picture
 from gridsolver.core.commands import game_group
-from gridsolver.samegame.game import GAME, METHODS
+from gridsolver.samegame.game import GAME
 
 group = game_group(
     GAME,
@@ -28,12 +26,5 @@ group = game_group(
     is (row, column) of a cell of the removed group, 0-based from the
     top-left of the board just before the move.
     """,
-    solve_options=[
-        click.option("--penalty", is_flag=True,
-                     help="Subtract an end penalty of (cells left - 2)^2 when the board is not cleared."),
-        click.option("--method", type=click.Choice(METHODS), default=None,
-                     help="nrpa (default): nested rollout policy adaptation; mcbeam: beam ranked by "
-                          "playouts; beam: heuristic beam; nmcs: nested Monte-Carlo."),
-    ],
     picture=picture,
 )

@@ -18,6 +18,7 @@ from gridsolver.clickomania.rules import Board
 from gridsolver.core.budget import Budget
 from gridsolver.core.errors import InputError
 from gridsolver.core.game import Progress, Replayed
+from gridsolver.core.options import Option
 from gridsolver.core.result import Result
 
 if TYPE_CHECKING:
@@ -34,6 +35,12 @@ class SameGameGame(ClickomaniaBoards):
     default_workers = None  # every core: the NRPA workers run side by side
     parallel = True
     worker_modules = ("gridsolver.samegame.search",)
+    options = (
+        Option("penalty", bool, False,
+               "Subtract an end penalty of (cells left - 2)^2 when the board is not cleared."),
+        Option("method", str, "nrpa", "nrpa (default): nested rollout policy adaptation; mcbeam: beam ranked "
+               "by playouts; beam: heuristic beam; nmcs: nested Monte-Carlo.", choices=METHODS),
+    )
 
     def replay(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Replayed[Board]:
         moves = moves_of(solution)
@@ -51,18 +58,8 @@ class SameGameGame(ClickomaniaBoards):
         return film(board, moves, game=self.name, points=True, penalty=bool(options.get("penalty", False)),
                     options=options)
 
-    def check_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:
-        unknown = set(options) - {"penalty", "method"}
-        if unknown:
-            raise InputError(f"samegame: unknown option(s) {', '.join(sorted(unknown))} "
-                             "(known: penalty, method)")
-        method = options.get("method", "nrpa")
-        if method not in METHODS:
-            raise InputError(f"--method {method!r}: expected one of {', '.join(METHODS)}")
-        penalty = options.get("penalty", False)
-        if not isinstance(penalty, bool):
-            raise InputError(f"--penalty {penalty!r}: expected True or False")
-        return {"penalty": penalty, "method": method}
+    def resolve_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:
+        return {"penalty": options.get("penalty") or False, "method": options.get("method") or "nrpa"}
 
     def warm(self, board: Board | None, options: Mapping[str, Any] | None, *, workers: int = 1) -> None:
         """The method's kernels here, then in each worker process the search maps onto.
