@@ -137,15 +137,54 @@ class Budget:
 
 
 def default_memory_mb() -> float:
-    """The memory budget when none is given: half the memory available now, in whole MB.
+    """The memory budget when none is given, in whole MB: half of the least room the process has.
 
-    Half, not all: the operating system, other programs and this process's own
-    code need the rest, and tables are sized to the budget (they would take
-    every page offered). A fixed figure would be too small on a large machine
-    and too large on a small one.
+    The room is the least of three: the memory the machine has available now;
+    the address-space limit (``ulimit -v``, ``prlimit --as``, as batch systems
+    set) less what the process maps already; and the container's memory limit
+    (its cgroup's) less what the container uses. Half, not all: the operating
+    system, other programs and this process's own code need the rest, and
+    tables are sized to the budget (they would take every page offered). A
+    fixed figure would be too small on a large machine and too large on a
+    small one.
     """
-    available = psutil.virtual_memory().available / 2**20
-    return float(max(AUTO_MEMORY_MIN_MB, int(available * AUTO_MEMORY_SHARE)))
+    room = [psutil.virtual_memory().available]
+    room += [limit for limit in (address_space_room(), cgroup_room()) if limit is not None]
+    return float(max(AUTO_MEMORY_MIN_MB, int(min(room) / 2**20 * AUTO_MEMORY_SHARE)))
+
+
+def address_space_room() -> int | None:
+    """Bytes this process may still map under its address-space limit (None: no limit)."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, OSError, ValueError):
+        return None
+    if soft == resource.RLIM_INFINITY:
+        return None
+    return max(0, soft - psutil.Process().memory_info().vms)
+
+
+#: cgroup v2's limit and usage files, then v1's (a v1 limit this large means none was set)
+_CGROUP_FILES = (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                 ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                  "/sys/fs/cgroup/memory/memory.usage_in_bytes"))
+_CGROUP_NO_LIMIT = 1 << 60
+
+
+def cgroup_room(files: tuple[tuple[str, str], ...] = _CGROUP_FILES) -> int | None:
+    """Bytes the container may still use under its cgroup's memory limit (None: no limit found)."""
+    for limit_file, usage_file in files:
+        try:
+            with open(limit_file) as limit_text, open(usage_file) as usage_text:
+                limit, usage = limit_text.read().strip(), usage_text.read().strip()
+        except OSError:
+            continue
+        if limit == "max" or not limit.isdigit() or int(limit) >= _CGROUP_NO_LIMIT:
+            return None
+        return max(0, int(limit) - (int(usage) if usage.isdigit() else 0))
+    return None
 
 
 def per_worker_memory_mb(memory_mb: float | str | None, workers: int, jobs: int,

@@ -38,7 +38,7 @@ from gridsolver.core.boards import STDIN, BoardText, load_boards, split_boards
 from gridsolver.core.budget import AUTO, DEFAULT_TIME_S, NO_LIMIT, Budget, default_memory_mb
 from gridsolver.core.errors import InputError
 from gridsolver.core.options import Option, check_declared, describe, solve_signature
-from gridsolver.core.result import Result
+from gridsolver.core.result import Result, Stats
 
 if TYPE_CHECKING:
     from gridsolver.core.film import Film
@@ -273,8 +273,11 @@ class Game(ABC, Generic[BoardT, MoveT]):
             start_workers(count, self.worker_modules)
         warmed = warm_up(self, board, checked, 1 if cluster else count)
         exclude_compiling(budget, warmed.compile_s)
-        result = self.search(board, budget, seed=seed, workers=count, cluster=cluster, progress=progress,
-                             label=label or self.label(board), options=checked)
+        try:
+            result = self.search(board, budget, seed=seed, workers=count, cluster=cluster,
+                                 progress=progress, label=label or self.label(board), options=checked)
+        except MemoryError as exc:  # an allocation the memory budget let through failed anyway
+            result = self.out_of_memory(label or self.label(board), budget, exc)
         result.stats.compile_s = round(result.stats.compile_s + warmed.compile_s, 3)
         if interrupt.requested() and (result.stopped is not None or result.status in UNPROVED):
             result.stopped = "interrupted"  # the search saw its budget spent: it was Ctrl-C
@@ -282,6 +285,14 @@ class Game(ABC, Generic[BoardT, MoveT]):
         result.options = checked
         verify(self, board, result)
         return result
+
+    def out_of_memory(self, label: str, budget: Budget, error: MemoryError) -> Result:
+        """The result of a search whose allocation failed past what its budget foresaw (a process
+        limit lower than the budget, or memory taken by others meanwhile): a ``memory`` stop."""
+        detail = str(error) or "an allocation failed"
+        return Result(self.name, label, "not-found", score_name=self.score_name, stopped="memory",
+                      stats=Stats(elapsed_s=round(budget.elapsed_s(), 3)),
+                      details={"error": f"out of memory: {detail}; a smaller --memory leaves more room"})
 
     def api_solve(self) -> Callable[..., Result]:
         """:meth:`solve` for the game's module (``gridsolver.GAME.solve``), its signature and
