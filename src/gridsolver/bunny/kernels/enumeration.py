@@ -11,7 +11,7 @@ tokens: the stored entries themselves.
 A solution is recorded in ``found`` as up to :data:`MAX_PIECES` pieces of
 :data:`PIECE_FIELDS` integers each (kind, x, y, z, count, inner):
 PIECE_ENTRY is the stored entry x; PIECE_LOOP is ``LOOP(count){x y z}``, a
-body of up to three stored entries (y and z are -1 when absent);
+body of up to three stored entries (-1 where one is absent);
 PIECE_LOOP_INNER is ``LOOP(count){x LOOP(inner){y} z}``.
 :meth:`gridsolver.bunny.search.Library.pieces_program` turns a row back
 into a program. The searches return
@@ -28,8 +28,8 @@ import numpy as np
 from numba import njit
 
 from gridsolver.bunny.kernels.budget import expired
-from gridsolver.bunny.kernels.library import KIND_LOOP
-from gridsolver.bunny.kernels.orbit import NO_ENTRY, body_step, count_bound, final_inner_loop, final_loop
+from gridsolver.bunny.kernels.library import KIND_LOOP, new_item
+from gridsolver.bunny.kernels.orbit import NO_ENTRY, body_step, count_bound, enter, final_loop
 from gridsolver.core.kernels.arrays import copy_prefix
 from gridsolver.core.kernels.stops import EXHAUSTED, OUT_OF_TIME
 
@@ -66,6 +66,12 @@ def _record(found, n_found, pieces):
         row[i] = pieces[i] if i < pieces.shape[0] else 0
     n_found[0] += 1
     return n_found[0] >= found.shape[0]
+
+
+@njit(cache=True, inline="always")
+def _ends(status, found, n_found):
+    """Whether a search that returned ``status`` ends its caller's too: a stop, or ``found`` full."""
+    return status != EXHAUSTED or n_found[0] >= found.shape[0]
 
 
 @njit(cache=True, inline="always")
@@ -114,16 +120,15 @@ def _items_then_tails(state, vis, first_size, last_size, total, level_start, lev
     acc = np.empty(target.shape[0], np.uint64)
     for a in range(first_size, last_size + 1):
         for h in range(level_start[a], level_end[a]):
-            if kinds[h] > 1:  # only new items (primitives, loops) start a sequence
+            if not new_item(kinds, h):  # only new items start a sequence
                 continue
             stats[0] += 1
             if expired(limits, stats):
                 return OUT_OF_TIME
-            for w in range(target.shape[0]):
-                acc[w] = vis[w] | pool[lib_r[h, state], w]
+            x = enter(state, vis, h, lib_f, lib_r, pool, acc)
             _set_piece(head, k, PIECE_ENTRY, h, -1, -1, 0)
-            if _tails(np.int64(lib_f[h, state]), acc, total - a, level_start, level_end, lib_r, pool, target,
-                      head, found, n_found, stats):
+            if _tails(x, acc, total - a, level_start, level_end, lib_r, pool, target, head, found, n_found,
+                      stats):
                 return EXHAUSTED
     return GO_ON
 
@@ -132,24 +137,19 @@ def _items_then_tails(state, vis, first_size, last_size, total, level_start, lev
 def _pair_finals(state, vis, p, first_size, last_size, total, level_start, level_end, kinds, lib_f, lib_r,
                  pool, target, prefix, found, n_found, stamp, stamp_counter, limits, stats):
     """Final loops ``LOOP{[p] h t}`` from ``state``: h a new item of c = first_size..last_size tokens,
-    t a stored entry of ``total - c``, after the primitive p unless p is NO_ENTRY.
+    t a stored entry of ``total - c``, after the primitive p unless p is NO_ENTRY (-1: absent).
     Returns EXHAUSTED when one completes the board and ``found`` is full, OUT_OF_TIME, or GO_ON."""
     acc = np.empty(target.shape[0], np.uint64)
     for c in range(first_size, last_size + 1):
         for h in range(level_start[c], level_end[c]):
-            if kinds[h] > 1:
+            if not new_item(kinds, h):
                 continue
             for t in range(level_start[total - c], level_end[total - c]):
                 stats[0] += 1
                 if expired(limits, stats):
                     return OUT_OF_TIME
-                if p < 0:
-                    done = _final(state, vis, h, t, NO_ENTRY, lib_f, lib_r, pool, target, prefix, found,
-                                  n_found, stamp, stamp_counter, acc)
-                else:
-                    done = _final(state, vis, p, h, t, lib_f, lib_r, pool, target, prefix, found, n_found,
-                                  stamp, stamp_counter, acc)
-                if done:
+                if _final(state, vis, p, h, t, ONE, lib_f, lib_r, pool, target, prefix, found, n_found, stamp,
+                          stamp_counter, acc):
                     return EXHAUSTED
     return GO_ON
 
@@ -176,13 +176,9 @@ def search_one_past(state, vis, top, level_start, level_end, kinds, lib_f, lib_r
         stats[0] += 1
         if expired(limits, stats):
             return OUT_OF_TIME
-        stamp_counter[0] += 1
-        n = final_loop(state, vis, b, NO_ENTRY, NO_ENTRY, lib_f, lib_r, pool, target, stamp,
-                       stamp_counter[0], acc)
-        if n > 0:
-            _set_piece(head, k, PIECE_LOOP, b, -1, -1, n)
-            if _record(found, n_found, head):
-                return EXHAUSTED
+        if _final(state, vis, b, NO_ENTRY, NO_ENTRY, ONE, lib_f, lib_r, pool, target, prefix, found, n_found,
+                  stamp, stamp_counter, acc):
+            return EXHAUSTED
     return EXHAUSTED
 
 
@@ -205,7 +201,7 @@ def _loop_then_tail(state, vis, first, second, tail_level, level_start, level_en
         if closed_at < 0 and stamp[x] == stamp_counter[0]:
             closed_at = n
         stamp[x] = stamp_counter[0]
-        x = body_step(x, first, second, NO_ENTRY, lib_f, lib_r, pool, acc)
+        x = body_step(x, first, second, NO_ENTRY, ONE, lib_f, lib_r, pool, acc)
         n += 1
         if n > 2 * n_states + 2:
             break
@@ -218,15 +214,21 @@ def _loop_then_tail(state, vis, first, second, tail_level, level_start, level_en
 
 
 @njit(cache=True)
-def _final(state, vis, first, second, third, lib_f, lib_r, pool, target, prefix, found, n_found, stamp,
-           stamp_counter, acc):
-    """Record ``LOOP{first second third}`` when iterating it from ``state`` completes the board."""
+def _final(state, vis, first, second, third, repeats, lib_f, lib_r, pool, target, prefix, found, n_found,
+           stamp, stamp_counter, acc):
+    """Record the final loop ``LOOP{first LOOP(repeats){second} third}`` (repeats 1: ``LOOP{first second
+    third}``; -1 entries absent) when iterating it from ``state`` completes the board. True when
+    ``found`` is full."""
     stamp_counter[0] += 1
-    n = final_loop(state, vis, first, second, third, lib_f, lib_r, pool, target, stamp, stamp_counter[0], acc)
+    n = final_loop(state, vis, first, second, third, lib_f, lib_r, pool, target, stamp, stamp_counter[0], acc,
+                   repeats)
     if n == 0:
         return False
     pieces = _with_piece(prefix)
-    _set_piece(pieces, prefix.shape[0], PIECE_LOOP, first, second, third, n)
+    if repeats == 1:
+        _set_piece(pieces, prefix.shape[0], PIECE_LOOP, first, second, third, n)
+    else:
+        _set_piece(pieces, prefix.shape[0], PIECE_LOOP_INNER, first, second, third, n, repeats)
     return _record(found, n_found, pieces)
 
 
@@ -240,18 +242,15 @@ def search_two_past(state, vis, top, level_start, level_end, kinds, lib_f, lib_r
     a ``top``-token body with some count followed by one primitive, or a final
     loop over a ``top + 1``-token body (a new item then a stored entry).
     """
-    words = target.shape[0]
-    acc = np.empty(words, np.uint64)
+    acc = np.empty(target.shape[0], np.uint64)
     k = prefix.shape[0]
     head = _with_piece(prefix)
     for h in range(level_start[1], level_end[1]):
-        for w in range(words):
-            acc[w] = vis[w] | pool[lib_r[h, state], w]
+        x = enter(state, vis, h, lib_f, lib_r, pool, acc)
         _set_piece(head, k, PIECE_ENTRY, h, -1, -1, 0)
-        status = search_one_past(np.int64(lib_f[h, state]), acc, top, level_start, level_end, kinds,
-                                 lib_f, lib_r, pool, target, head, found, n_found, stamp, stamp_counter,
-                                 limits, stats)
-        if status != EXHAUSTED or n_found[0] >= found.shape[0]:
+        status = search_one_past(x, acc, top, level_start, level_end, kinds, lib_f, lib_r, pool, target, head,
+                                 found, n_found, stamp, stamp_counter, limits, stats)
+        if _ends(status, found, n_found):
             return status
     status = _items_then_tails(state, vis, TWO, top, top + 2, level_start, level_end, kinds, lib_f, lib_r,
                                pool, target, head, k, found, n_found, limits, stats)
@@ -280,7 +279,7 @@ def _layer_finals(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, 
     tokens, every count n that can differ) without the loop layer stored: each inner loop is run
     count by count. Returns OUT_OF_TIME, or EXHAUSTED (``found`` full or all tried)."""
     acc = np.empty(target.shape[0], np.uint64)
-    pieces = np.zeros(PIECE_FIELDS, np.int64)
+    empty = np.zeros(0, np.int64)
     no = NO_ENTRY
     for b in range(level_start[top], level_end[top]):
         if kinds[b] == KIND_LOOP:  # LOOP(n){LOOP(m){c}} is LOOP(nm){c}
@@ -294,13 +293,9 @@ def _layer_finals(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, 
                         return OUT_OF_TIME
                     first = p if before == 1 else no
                     last = no if before == 1 else p
-                    stamp_counter[0] += 1
-                    outer = final_inner_loop(state, vis, first, b, n, last, lib_f, lib_r, pool, target, stamp,
-                                         stamp_counter[0], acc)
-                    if outer > 0:
-                        _set_piece(pieces, 0, PIECE_LOOP_INNER, first, b, last, outer, n)
-                        if _record(found, n_found, pieces):
-                            return EXHAUSTED
+                    if _final(state, vis, first, b, last, n, lib_f, lib_r, pool, target, empty, found,
+                              n_found, stamp, stamp_counter, acc):
+                        return EXHAUSTED
     return EXHAUSTED
 
 
@@ -347,7 +342,7 @@ def search_three_past(state, vis, top, level_start, level_end, kinds, lib_f, lib
     # LOOP(n){h t} (h a new item of c tokens, t stored of top + 1 - c), then one primitive.
     for c in range(1, top + 1):
         for h in range(level_start[c], level_end[c]):
-            if kinds[h] > 1:
+            if not new_item(kinds, h):
                 continue
             for t in range(level_start[top + 1 - c], level_end[top + 1 - c]):
                 stats[0] += 1
@@ -367,7 +362,7 @@ def search_three_past(state, vis, top, level_start, level_end, kinds, lib_f, lib
             stats[0] += 1
             if expired(limits, stats):
                 return OUT_OF_TIME
-            if _final(state, vis, p, h, no, lib_f, lib_r, pool, target, empty, found, n_found, stamp,
+            if _final(state, vis, p, h, no, ONE, lib_f, lib_r, pool, target, empty, found, n_found, stamp,
                       stamp_counter, acc):
                 return EXHAUSTED
     status = _pair_finals(state, vis, no, TWO, stored_layer, top + 2, level_start, level_end, kinds, lib_f,
@@ -377,32 +372,29 @@ def search_three_past(state, vis, top, level_start, level_end, kinds, lib_f, lib
     if virtual != 0:
         status = _layer_finals(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, pool, target,
                                found, n_found, stamp, stamp_counter, count_cap, limits, stats)
-        if status != EXHAUSTED or n_found[0] >= found.shape[0]:
+        if _ends(status, found, n_found):
             return status
     # Last, the cases that open with a stored item: by far the most programs, so a program of
     # the cases above is found before them (the level's proof needs every case either way).
     for h in range(level_start[1], level_end[1]):
-        for w in range(words):
-            acc[w] = vis[w] | pool[lib_r[h, state], w]
+        x = enter(state, vis, h, lib_f, lib_r, pool, acc)
         _set_piece(head, 0, PIECE_ENTRY, h, -1, -1, 0)
-        status = search_two_past(np.int64(lib_f[h, state]), acc, top, level_start, level_end, kinds, lib_f,
-                              lib_r, pool, target, head, found, n_found, stamp, stamp_counter, limits, stats)
-        if status != EXHAUSTED or n_found[0] >= found.shape[0]:
+        status = search_two_past(x, acc, top, level_start, level_end, kinds, lib_f, lib_r, pool, target, head,
+                                 found, n_found, stamp, stamp_counter, limits, stats)
+        if _ends(status, found, n_found):
             return status
     # A two-token item leaves top + 1 tokens (search_one_past); a larger one, a stored tail.
     for h in range(level_start[2], level_end[2] if stored_layer >= 2 else level_start[2]):
-        if kinds[h] > 1:
+        if not new_item(kinds, h):
             continue
         stats[0] += 1
         if expired(limits, stats):
             return OUT_OF_TIME
-        for w in range(words):
-            acc[w] = vis[w] | pool[lib_r[h, state], w]
+        x = enter(state, vis, h, lib_f, lib_r, pool, acc)
         _set_piece(head, 0, PIECE_ENTRY, h, -1, -1, 0)
-        status = search_one_past(np.int64(lib_f[h, state]), acc, top, level_start, level_end, kinds,
-                                 lib_f, lib_r, pool, target, head, found, n_found, stamp, stamp_counter,
-                                 limits, stats)
-        if status != EXHAUSTED or n_found[0] >= found.shape[0]:
+        status = search_one_past(x, acc, top, level_start, level_end, kinds, lib_f, lib_r, pool, target, head,
+                                 found, n_found, stamp, stamp_counter, limits, stats)
+        if _ends(status, found, n_found):
             return status
     status = _items_then_tails(state, vis, THREE, stored_layer, top + 3, level_start, level_end, kinds, lib_f,
                                lib_r, pool, target, head, ZERO, found, n_found, limits, stats)

@@ -49,6 +49,13 @@ KIND_PRIMITIVE, KIND_LOOP, KIND_SEQUENCE, KIND_EMPTY = 0, 1, 2, 3
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
+@njit(cache=True, inline="always")
+def new_item(kinds, e):
+    """Whether entry ``e`` is a primitive or a loop: the items a sequence is made of, a head
+    followed by any entry (a sequence's own head is an item stored before it)."""
+    return kinds[e] == KIND_PRIMITIVE or kinds[e] == KIND_LOOP
+
+
 @njit(cache=True)
 def behaviour_hash(f, v):
     """A 64-bit hash of one behaviour (f: int32[S], v: uint64[S, W]).
@@ -118,15 +125,21 @@ def _intern(v, s, n_entries, pool, pool_hash, row_table, rows, mem):
     return m
 
 
+@njit(cache=True, inline="always")
+def _file(table, h, value):
+    """Put ``value`` in the first free slot (-1) from hash ``h``'s home: for values known to be absent."""
+    mask = table.shape[0] - 1
+    slot = home_slot(table, h)
+    while table[slot] >= 0:
+        slot = (slot + 1) & mask
+    table[slot] = value
+
+
 @njit(cache=True)
 def rehash_rows(pool_hash, count, row_table):
     """File the pool's first ``count`` rows into ``row_table`` (all -1, larger than 2 x count)."""
-    mask = row_table.shape[0] - 1
     for r in range(count):
-        slot = home_slot(row_table, pool_hash[r])
-        while row_table[slot] >= 0:
-            slot = (slot + 1) & mask
-        row_table[slot] = _row_slot(pool_hash[r], r)
+        _file(row_table, pool_hash[r], _row_slot(pool_hash[r], r))
 
 
 @njit(cache=True)
@@ -187,12 +200,8 @@ def insert(buf_f, buf_v, buf_r, kind, arg0, arg1, tokens, lib_f, lib_r, kinds, a
 @njit(cache=True)
 def rehash_library(hashes, count, table):
     """File the library's first ``count`` entries into ``table`` (all -1, larger than 2 x count)."""
-    mask = table.shape[0] - 1
-    for e in range(count):
-        slot = home_slot(table, hashes[e])
-        while table[slot] >= 0:  # entries are distinct: the first free slot is this one's
-            slot = (slot + 1) & mask
-        table[slot] = e
+    for e in range(count):  # entries are distinct: the first free slot is this one's
+        _file(table, hashes[e], e)
 
 
 @njit(cache=True)
@@ -345,7 +354,7 @@ def build_sequences(j, level_start, level_end, lib_f, lib_r, kinds, arg0s, arg1s
         for h in range(first, level_end[a]):
             cursor[1] = a
             cursor[2] = h
-            if kinds[h] != KIND_PRIMITIVE and kinds[h] != KIND_LOOP:
+            if not new_item(kinds, h):
                 continue
             for t in range(level_start[j - a], level_end[j - a]):
                 if expired(limits, stats):

@@ -30,12 +30,23 @@ def apply_entry(x, e, lib_f, lib_r, pool, acc):
     return np.int64(lib_f[e, x])
 
 
+@njit(cache=True, inline="always")
+def enter(state, vis, e, lib_f, lib_r, pool, acc):
+    """Entry ``e`` from ``state`` after the squares ``vis``: ``acc`` = vis and e's squares; returns
+    the state e ends in."""
+    copy_prefix(acc, vis, vis.shape[0])
+    return apply_entry(state, e, lib_f, lib_r, pool, acc)
+
+
 @njit(cache=True)
-def body_step(x, first, second, third, lib_f, lib_r, pool, acc):
-    """One iteration of a loop body: entry ``first``, then ``second`` and ``third`` unless -1."""
-    x = apply_entry(x, first, lib_f, lib_r, pool, acc)
+def body_step(x, first, second, third, repeats, lib_f, lib_r, pool, acc):
+    """One iteration of the loop body ``first LOOP(repeats){second} third`` (``repeats`` 1: the body
+    ``first second third``); an entry of -1 is absent."""
+    if first >= 0:
+        x = apply_entry(x, first, lib_f, lib_r, pool, acc)
     if second >= 0:
-        x = apply_entry(x, second, lib_f, lib_r, pool, acc)
+        for _ in range(repeats):
+            x = apply_entry(x, second, lib_f, lib_r, pool, acc)
     if third >= 0:
         x = apply_entry(x, third, lib_f, lib_r, pool, acc)
     return x
@@ -51,8 +62,9 @@ def covers(acc, target):
 
 
 @njit(cache=True)
-def final_loop(state, vis, first, second, third, lib_f, lib_r, pool, target, stamp, stamp_id, acc):
-    """Iterate a loop body from ``state`` until its orbit closes.
+def final_loop(state, vis, first, second, third, lib_f, lib_r, pool, target, stamp, stamp_id, acc, repeats=1):
+    """Iterate the loop body ``first LOOP(repeats){second} third`` (see :func:`body_step`) from
+    ``state`` until its orbit closes; ``stamp`` marks the states passed with ``stamp_id``.
 
     Returns the smallest count after which everything in ``target`` is
     visited, or 0 when even endless iteration cannot do it.
@@ -64,28 +76,7 @@ def final_loop(state, vis, first, second, third, lib_f, lib_r, pool, target, sta
         if stamp[x] == stamp_id:
             return 0
         stamp[x] = stamp_id
-        x = body_step(x, first, second, third, lib_f, lib_r, pool, acc)
-        n += 1
-        if covers(acc, target):
-            return n
-
-
-@njit(cache=True)
-def final_inner_loop(state, vis, first, body, count, last, lib_f, lib_r, pool, target, stamp, stamp_id, acc):
-    """:func:`final_loop` for the body ``first LOOP(count){body} last`` (first, last -1 when absent)."""
-    copy_prefix(acc, vis, vis.shape[0])
-    x = state
-    n = 0
-    while True:
-        if stamp[x] == stamp_id:
-            return 0
-        stamp[x] = stamp_id
-        if first >= 0:
-            x = apply_entry(x, first, lib_f, lib_r, pool, acc)
-        for _ in range(count):
-            x = apply_entry(x, body, lib_f, lib_r, pool, acc)
-        if last >= 0:
-            x = apply_entry(x, last, lib_f, lib_r, pool, acc)
+        x = body_step(x, first, second, third, repeats, lib_f, lib_r, pool, acc)
         n += 1
         if covers(acc, target):
             return n
