@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from gridsolver import bunny
-from gridsolver.bunny import kernels as K
 from gridsolver.bunny import search
 from gridsolver.bunny.generate import random_board
 from gridsolver.bunny.rules import simulate
 from gridsolver.core.budget import Budget
 from gridsolver.core.game import machine_memory_mb
+from gridsolver.core.kernels.stops import EXHAUSTED
 
 NO_LIMITS = np.array([1 << 62, 1 << 62], np.int64)
 
@@ -20,7 +20,7 @@ def _built(board, levels: int) -> search.Library:
     lib = search.Library(board, search.library_capacity(board, Budget(memory_mb=1024)))
     stats = np.zeros(4, np.int64)
     for _ in range(levels):
-        assert lib.build_next(NO_LIMITS, 10_000, stats) == K.DONE
+        assert lib.build_next(NO_LIMITS, 10_000, stats) == EXHAUSTED
     return lib
 
 

@@ -7,10 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gridsolver.bunny import kernels as K
 from gridsolver.bunny import reference as ref
+from gridsolver.bunny.kernels import library as K
+from gridsolver.bunny.kernels import orbit
 from gridsolver.bunny.rules import Loop, board_from_text, token_count
 from gridsolver.bunny.search import Library
+from gridsolver.core.kernels.stops import EXHAUSTED, LIBRARY_FULL
 
 from .helpers import all_programs, random_connected_board, random_program
 
@@ -42,7 +44,7 @@ def test_compose_matches_reference(seed):
 def test_cycle_structure_matches_direct_iteration(seed):
     rng = random.Random(seed)
     f = np.array([rng.randrange(30) for _ in range(30)], np.int32)
-    cyclic, period = K.cycle_structure(f, 10**9)
+    cyclic, period = orbit.cycle_structure(f, 10**9)
     for s in range(30):
         x = s
         for _ in range(30):
@@ -66,7 +68,7 @@ def test_library_entries_match_reference_and_are_distinct():
         lib = Library(board, 1 << 16)
         stats = np.zeros(4, np.int64)
         for _ in range(3):
-            assert lib.build_next(NO_LIMITS, 10_000, stats) == K.DONE
+            assert lib.build_next(NO_LIMITS, 10_000, stats) == EXHAUSTED
         seen = set()
         for e in range(lib.size):
             program = lib.program(e)
@@ -108,7 +110,7 @@ def test_final_loop_matches_the_simulated_orbit():
     vis[0] = np.uint64(1 << board.start)
     stamp = np.full(lib_f.shape[1], -1, np.int64)
     acc = np.zeros(1, np.uint64)
-    n = K.final_loop(board.start * 4, vis, 0, -1, -1, lib_f, lib_r, v, target, stamp, 1, acc)
+    n = orbit.final_loop(board.start * 4, vis, 0, -1, -1, lib_f, lib_r, v, target, stamp, 1, acc)
     assert n == 4
     from gridsolver.bunny.rules import simulate
 
@@ -126,8 +128,8 @@ def test_pooled_rows_are_distinct_and_entries_of_a_larger_board_match_the_refere
     lib = Library(board, 1 << 16)
     stats = np.zeros(4, np.int64)
     for _ in range(2):
-        assert lib.build_next(NO_LIMITS, 10_000, stats) == K.DONE
-    assert lib.build_loop_layer(NO_LIMITS, 10_000, stats) == K.DONE
+        assert lib.build_next(NO_LIMITS, 10_000, stats) == EXHAUSTED
+    assert lib.build_loop_layer(NO_LIMITS, 10_000, stats) == EXHAUSTED
     assert lib.loop_layer == lib.top + 1 and lib.level_end[lib.top + 1] > lib.level_start[lib.top + 1]
     rows = lib.pool[: lib.rows[0]]
     assert len(np.unique(rows, axis=0)) == len(rows)
@@ -149,10 +151,10 @@ def test_entries_and_rows_stay_within_the_memory_given():
     limit = 3 << 20
     lib = Library(board, 1 << 16, memory_bytes=limit)
     stats = np.zeros(4, np.int64)
-    status = K.DONE
-    while status == K.DONE and lib.top < 6:
+    status = EXHAUSTED
+    while status == EXHAUSTED and lib.top < 6:
         status = lib.build_next(NO_LIMITS, 10_000, stats)
-    assert status == K.LIBRARY_FULL
+    assert status == LIBRARY_FULL
     used = lib.size * Library.bytes_per_entry(board) + int(lib.rows[0]) * Library.bytes_per_row(board)
     assert limit * 0.9 < used <= limit
 
@@ -166,7 +168,7 @@ def test_count_bound_covers_every_count(seed):
     board = _board(seed)
     body = ref.behaviour(board, random_program(rng, rng.randint(1, 4)))
     f, _ = ref.to_arrays(board, body)
-    bound = int(K.count_bound(f, 10_000))
+    bound = int(orbit.count_bound(f, 10_000))
     assert bound == ref.count_bound(tuple(int(x) for x in f)) >= 1
     seen = set()
     result = ref.identity(board)

@@ -119,8 +119,9 @@ def _first_covering_level(board, levels):
     """The fewest tokens of a stored library fragment that solves the board (no top-level search)."""
     import numpy as np
 
-    from gridsolver.bunny import kernels as K
+    from gridsolver.bunny.kernels.enumeration import covering
     from gridsolver.bunny.search import Library
+    from gridsolver.core.kernels.stops import EXHAUSTED
 
     lib = Library(board, 1 << 20)
     stats = np.zeros(4, np.int64)
@@ -130,8 +131,8 @@ def _first_covering_level(board, levels):
         target[q >> 6] |= np.uint64(1 << (q & 63))
     for k in range(1, levels + 1):
         if k > lib.top:
-            assert lib.build_next(limits, 10_000, stats) == K.DONE
-        hits = K.covering(lib.level_start[k], lib.level_end[k], lib.lib_r, lib.pool, board.start * 4, target)
+            assert lib.build_next(limits, 10_000, stats) == EXHAUSTED
+        hits = covering(lib.level_start[k], lib.level_end[k], lib.lib_r, lib.pool, board.start * 4, target)
         if len(hits):
             program = lib.program(hits[0])
             assert simulate(board, program).solved

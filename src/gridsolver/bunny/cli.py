@@ -43,8 +43,8 @@ def run(board: str, program: str, as_json: bool, show: bool) -> None:
 
     PROGRAM is written like 'LOOP{F LOOP(7){F L}}' (quote it for the shell).
     """
+    from gridsolver.bunny.film import marking_order
     from gridsolver.bunny.notation import format_program, parse_program
-    from gridsolver.bunny.render import marking_order
     from gridsolver.bunny.rules import simulate, token_count
 
     parsed = parse_program(program)

@@ -1,4 +1,5 @@
-"""The replay of a bunny program frame by frame (for ``gridsolver bunny show``).
+"""Pictures of a program's run: the replay frame by frame (for ``gridsolver bunny show``) and the
+marking-order picture (``--show`` of ``solve`` and ``run``: :func:`marking_order`).
 
 The program runs in :class:`~gridsolver.bunny.rules.Simulator` itself, the
 reference every reported program is checked against: :class:`_Trace` only
@@ -213,3 +214,21 @@ def film(board: Board, program: Program, options: Mapping[str, Any]) -> Film:
     return Film("bunny", title, board.rows, board.columns, PALETTE, LEGEND, frames, words, "program", plots,
                 board=format_board(board), solution=text, options=dict(options))
 
+
+def marking_order(board: Board, program: Program) -> str:
+    """The board with each square's marking order (S start, O marked before, # never marked)."""
+    run = Simulator(board).run(program)
+    labels = {q: str(i) for i, q in enumerate(run.order, start=1)}
+    width = max([1] + [len(t) for t in labels.values()])
+    grid = [["." * width] * board.columns for _ in range(board.rows)]
+    for q, (r, c) in enumerate(board.squares):
+        if q == board.start:
+            text = "S"
+        elif q in labels:
+            text = labels[q]
+        elif q in board.premarked:
+            text = "O"
+        else:
+            text = "#"
+        grid[r][c] = text.rjust(width)
+    return "\n".join(" ".join(row).rstrip() for row in grid)

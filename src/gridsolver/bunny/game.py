@@ -174,20 +174,20 @@ GAME = BunnyGame()
 def _warm_search() -> None:
     import numpy as np
 
-    from gridsolver.bunny import kernels
+    from gridsolver.bunny.kernels import library
     from gridsolver.bunny.search import solve
 
     solve(facing_east(GAME.read(WARM_BOARD)), Budget(time_s=None, memory_mb=WARM_MEMORY_MB))
     # the library's table doubles only past 8,192 fragments, far more than a tiny board makes:
     # its rehash is called once here, on no entries, as search.Library.grow_table calls it
-    kernels.rehash_library(np.zeros(1, np.uint64), 0, np.full(2, -1, np.int32))
-    kernels.rehash_rows(np.zeros(1, np.uint64), 0, np.full(2, -1, np.int64))  # the row pool's table, likewise
+    library.rehash_library(np.zeros(1, np.uint64), 0, np.full(2, -1, np.int32))
+    library.rehash_rows(np.zeros(1, np.uint64), 0, np.full(2, -1, np.int64))  # the row pool's table, likewise
 
 
 def picture(board: Board, result: Result) -> str:
     """``--show``: the board with the order in which the solution marks the squares."""
+    from gridsolver.bunny.film import marking_order
     from gridsolver.bunny.notation import parse_program
-    from gridsolver.bunny.render import marking_order
 
     if result.solution is None:
         return ""

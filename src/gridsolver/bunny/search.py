@@ -2,7 +2,7 @@
 
 Token counts k = 1, 2, ... are tried in order. The fragment library holds
 every distinct behaviour of up to ``top`` tokens (all loop counts, see
-:mod:`gridsolver.bunny.kernels`). Programs of ``top + 1`` to ``top + 3``
+:mod:`gridsolver.bunny.kernels.library`). Programs of ``top + 1`` to ``top + 3``
 tokens are then enumerated from the single start state without storing them;
 the ``top + 3`` search also needs the *loop layer*, the loops of ``top + 1``
 tokens, which is stored while top = 1 and run from the states where its loops
@@ -32,13 +32,14 @@ from gridsolver.bunny.rules import Board, Loop, Program, Run, simulate, token_co
 from gridsolver.bunny.walk import walk_program
 from gridsolver.core import interrupt
 from gridsolver.core.budget import NO_LIMIT, Budget, peak_rss_mb
+from gridsolver.core.kernels.stops import EXHAUSTED, LIBRARY_FULL
 from gridsolver.core.result import Result, Stats
 
 GAME = "bunny"
 DEFAULT_LIMIT = 1
 FIRST_TABLE_SLOTS = 1 << 14  # the library's hash table starts here and doubles as entries come
 WRAP_UP_SHARE = 0.25  # at most this share of --time is kept for improving and verifying the answer
-#: From this many complete levels on, the loop layer is not stored: search_next3 runs its loops.
+#: From this many complete levels on, the loop layer is not stored: search_three_past runs its loops.
 VIRTUAL_LAYER_FROM = 2
 
 
@@ -92,7 +93,7 @@ class Library:
         self.loop_layer = 0  # the level whose loops are stored (top, or top + 1 before its sequences)
         self.count_capped = False
         self.largest_count = 1
-        from gridsolver.bunny import kernels as K
+        from gridsolver.bunny.kernels import library as K
 
         self._k = K
         self._add(reference.identity(self.board), K.KIND_EMPTY, 0, 0, 0)
@@ -120,7 +121,7 @@ class Library:
         return rows
 
     def _store(self) -> tuple[np.ndarray, ...]:
-        """The arrays every insert takes, after the entry's own (see kernels.insert)."""
+        """The arrays every insert takes, after the entry's own (see kernels.library.insert)."""
         return (self.lib_f, self.lib_r, self.kinds, self.arg0, self.arg1, self.tokens, self.hashes,
                 self.table, self.counter, self.pool, self.pool_hash, self.row_table, self.rows, self.mem)
 
@@ -156,7 +157,7 @@ class Library:
         return int(self.counter[0])
 
     def build_next(self, limits: np.ndarray, count_cap: int, stats: np.ndarray) -> int:
-        """Complete level ``top + 1``; returns the kernel status (DONE, OUT_OF_TIME, LIBRARY_FULL).
+        """Complete level ``top + 1``; returns the kernel stop code (EXHAUSTED, OUT_OF_TIME, LIBRARY_FULL).
 
         When its loops are stored already (:meth:`build_loop_layer`), only its sequences are added.
         """
@@ -171,22 +172,22 @@ class Library:
         loops_done = self.loop_layer == j
         if not loops_done:
             self.level_start[j] = self.counter[0]
-        cursor = np.zeros(3, np.int64)  # where a builder stopped for a bigger table (see kernels)
+        cursor = np.zeros(3, np.int64)  # where a builder stopped for a bigger table (see kernels.library)
         while True:
             args = (self.level_start, self.level_end, *self._store())
-            status = K.DONE if loops_done else K.build_loops(j, *args, count_cap, limits, stats, cursor)
-            if status == K.DONE:
+            status = EXHAUSTED if loops_done else K.build_loops(j, *args, count_cap, limits, stats, cursor)
+            if status == EXHAUSTED:
                 loops_done = True
                 self.level_end[j] = self.counter[0]
                 if sequences:
                     status = K.build_sequences(j, *args, limits, stats, cursor)
-            if status != K.LIBRARY_FULL or not self.grow_table():
+            if status != LIBRARY_FULL or not self.grow_table():
                 break
         self.level_end[j] = self.counter[0]
         self.largest_count = max(self.largest_count, int(stats[1]))
         if stats[2]:
             self.count_capped = True
-        if status == K.DONE:
+        if status == EXHAUSTED:
             if sequences:
                 self.top = j
             self.loop_layer = j
@@ -206,7 +207,8 @@ class Library:
 
     def pieces_program(self, row: np.ndarray) -> Program:
         """The program of a solution row found by the top-level search."""
-        K = self._k
+        from gridsolver.bunny.kernels import enumeration as K
+
         out: Program = ()
         for p in range(K.MAX_PIECES):
             kind, x, y, z, n = (int(v) for v in row[p * K.PIECE_FIELDS:p * K.PIECE_FIELDS + 5])
@@ -341,7 +343,7 @@ class _Start:
     limit: int
 
     def __post_init__(self) -> None:
-        from gridsolver.bunny import kernels as K
+        from gridsolver.bunny.kernels.enumeration import MAX_PIECES, PIECE_FIELDS
 
         board = self.board
         words = (board.size + 63) // 64
@@ -351,7 +353,7 @@ class _Start:
             self.target[q >> 6] |= np.uint64(1 << (q & 63))
         self.visited = np.zeros(words, np.uint64)
         self.visited[board.start >> 6] |= np.uint64(1 << (board.start & 63))
-        self.found = np.zeros((max(1, self.limit), K.MAX_PIECES * K.PIECE_FIELDS), np.int64)
+        self.found = np.zeros((max(1, self.limit), MAX_PIECES * PIECE_FIELDS), np.int64)
         self.n_found = np.zeros(1, np.int64)
         self.stamp = np.full(4 * board.size, -1, np.int64)
         self.stamp_counter = np.zeros(1, np.int64)
@@ -359,8 +361,8 @@ class _Start:
 
 def _programs_of(k: int, lib: Library, start: _Start, limits: np.ndarray, stats: np.ndarray,
                  count_cap: int) -> int:
-    """Fill ``start.found`` with programs of exactly k tokens that solve the board; kernel status."""
-    from gridsolver.bunny import kernels as K
+    """Fill ``start.found`` with programs of exactly k tokens that solve the board; kernel stop code."""
+    from gridsolver.bunny.kernels import enumeration as K
 
     start.n_found[0] = 0
     if k <= lib.top:  # stored fragments, checked from the start state
@@ -370,25 +372,23 @@ def _programs_of(k: int, lib: Library, start: _Start, limits: np.ndarray, stats:
                 start.found[start.n_found[0]] = 0
                 start.found[start.n_found[0], :2] = (K.PIECE_ENTRY, e)
                 start.n_found[0] += 1
-        return K.DONE
+        return EXHAUSTED
     common = (lib.top, lib.level_start, lib.level_end, lib.kinds, lib.lib_f, lib.lib_r, lib.pool,
               start.target)
     buffers = (start.found, start.n_found, start.stamp, start.stamp_counter, limits, stats)
     if k == lib.top + 1:
-        return int(K.search_next(start.state, start.visited, *common, np.zeros(0, np.int64), *buffers))
+        return int(K.search_one_past(start.state, start.visited, *common, np.zeros(0, np.int64), *buffers))
     if k == lib.top + 2:
-        return int(K.search_next2(start.state, start.visited, *common, np.zeros(0, np.int64), *buffers))
+        return int(K.search_two_past(start.state, start.visited, *common, np.zeros(0, np.int64), *buffers))
     assert k == lib.top + 3
     virtual = int(lib.loop_layer == lib.top)  # the loop layer is stored for top = 1 only (see search)
-    return int(K.search_next3(start.state, start.visited, *common, start.found, start.n_found, start.stamp,
-                              start.stamp_counter, virtual, count_cap, limits, stats))
+    return int(K.search_three_past(start.state, start.visited, *common, start.found, start.n_found,
+                                   start.stamp, start.stamp_counter, virtual, count_cap, limits, stats))
 
 
 def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: int | None = None,
            on_progress: Callable[[str], None] | None = None) -> Outcome:
     """The shortest programs for a solvable board (every target reachable), within ``budget``."""
-    from gridsolver.bunny import kernels as K
-
     started = time.monotonic_ns()
     fallback = verify(board, walk_program(board))
     assert fallback is not None, "the walk program must solve a connected board"
@@ -404,20 +404,20 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
     stopped = None
     solutions: list[Solution] = []
     for k in range(1, fallback.tokens):
-        status = K.DONE
+        status = EXHAUSTED
         # programs of k tokens need levels up to k - 3 and the loops of level k - 2
-        while lib.top < k - 3 and status == K.DONE:
+        while lib.top < k - 3 and status == EXHAUSTED:
             limits[0] = budget.deadline_ns() - reserve  # read afresh: it moves to the start on Ctrl-C
             status = lib.build_next(limits, count_cap, stats)
         layer_needed = k == lib.top + 3 and lib.loop_layer == lib.top and lib.top < VIRTUAL_LAYER_FROM
-        if status == K.DONE and layer_needed:
+        if status == EXHAUSTED and layer_needed:
             limits[0] = budget.deadline_ns() - reserve
             status = lib.build_loop_layer(limits, count_cap, stats)
-        if status == K.DONE:
+        if status == EXHAUSTED:
             limits[0] = budget.deadline_ns() - reserve
             status = _programs_of(k, lib, start, limits, stats, count_cap)
             _collect(board, lib, start, solutions)
-        if status != K.DONE:
+        if status != EXHAUSTED:
             stopped = _stopped_by(status, stats, budget)
             break
         if solutions:
@@ -482,7 +482,7 @@ def wrap_up_reserve_ns(verify_ns: int, budget: Budget) -> int:
 
 
 def clock_interval(board: Board) -> int:
-    """Kernel nodes between two readings of the clock (see ``kernels._expired``).
+    """Kernel nodes between two readings of the clock (see ``kernels.budget.expired``).
 
     A node costs up to 4 x squares x words word operations: about 2^20 of them pass between
     readings, a few milliseconds whatever the size, so --time holds on a 4,000-square board too.
@@ -506,9 +506,7 @@ def _tokens(count: int) -> str:
 
 
 def _stopped_by(status: int, stats: np.ndarray, budget: Budget) -> str:
-    from gridsolver.bunny import kernels as K
-
-    if status == K.LIBRARY_FULL:
+    if status == LIBRARY_FULL:
         return "memory"
     return "nodes" if stats[0] >= budget.node_limit() else "time"
 
