@@ -22,9 +22,11 @@ This module imports numba; import it only from kernel modules.
 
 from __future__ import annotations
 
+import time
+
 from llvmlite import ir
 from numba import njit, types
-from numba.core import cgutils
+from numba.core import cgutils, config
 from numba.extending import intrinsic
 
 from gridsolver.core.kernels.stops import OUT_OF_NODES, OUT_OF_TIME
@@ -131,3 +133,20 @@ def budget_check(nodes: int, node_limit: int, deadline_ns: int, clock_every: int
     if (nodes & (clock_every - 1)) == 0 and (monotonic_ns() >= deadline_ns or sigint_arrived()):
         return OUT_OF_TIME
     return 0
+
+
+if config.DISABLE_JIT:  # pragma: no cover - NUMBA_DISABLE_JIT=1: kernels run as plain Python, to debug
+    # The intrinsics above exist only in compiled code; plain Python reads the same clock, and hears
+    # Ctrl-C through core.interrupt's handler, which the searches install. Hashes wrap around 64 bits
+    # on purpose, silently in compiled code: numpy's scalars would warn at every wrap.
+    import numpy as np
+
+    np.seterr(over="ignore")
+
+    def sigint_arrived() -> bool:  # type: ignore[misc]  # noqa: F811
+        from gridsolver.core import interrupt
+
+        return interrupt.requested()
+
+    def monotonic_ns() -> int:  # type: ignore[misc]  # noqa: F811
+        return time.monotonic_ns()
