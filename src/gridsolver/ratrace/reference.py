@@ -16,12 +16,18 @@ from collections.abc import Callable
 
 from gridsolver.ratrace.population import Rat
 from gridsolver.ratrace.rng import SplitMix
-from gridsolver.ratrace.rules import DEAD, GOAL, LIFESPAN, Track, step
-
-NEWBORNS = 10
-SWITCH = 0.05
-MUTATION = 0.01
-GENOME_BITS = 100
+from gridsolver.ratrace.rules import (
+    CROSSOVER_SWITCH,
+    DEAD,
+    GENOME_BITS,
+    GOAL,
+    GOAL_POINTS_FITNESS,
+    LIFESPAN,
+    MUTATION,
+    NEWBORNS,
+    Track,
+    step,
+)
 
 PythonPlayer = Callable[[list[list[int]], int], tuple[int, int]]
 
@@ -31,7 +37,7 @@ class IllegalMoveError(ValueError):
 
 
 def fitness(rat: Rat) -> int:
-    return 1 + rat.x + 50 * rat.goals
+    return 1 + rat.x + GOAL_POINTS_FITNESS * rat.goals
 
 
 def pick_parent(running: list[int], rng: SplitMix, other: int) -> int:
@@ -48,7 +54,7 @@ def crossover(rng: SplitMix, genome_a: int, genome_b: int) -> int:
     source = rng.below(2)
     child = 0
     for bit in range(GENOME_BITS):
-        if bit > 0 and rng.uniform() < SWITCH:
+        if bit > 0 and rng.uniform() < CROSSOVER_SWITCH:
             source ^= 1
         child |= ((parents[source] >> bit) & 1) << bit
     for bit in range(GENOME_BITS):
