@@ -24,10 +24,6 @@ from gridsolver.core.errors import InputError
 from gridsolver.core.game import exclude_compiling
 from gridsolver.core.kernels.stops import BUDGET_STOPS, OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME
 from gridsolver.core.warm import CompileWatch
-from gridsolver.ratrace.kernels import simulate
-from gridsolver.ratrace.kernels.breed import grow
-from gridsolver.ratrace.kernels.simulate import EXTINCT, FINISHED, ILLEGAL, finish_turn, prepare_turn
-from gridsolver.ratrace.kernels.splitmix import seed_player_stream
 from gridsolver.ratrace.guard import (
     NOT_A_MOVE,
     PLAYING,
@@ -40,6 +36,10 @@ from gridsolver.ratrace.guard import (
     PlayerError,
     raised,
 )
+from gridsolver.ratrace.kernels import simulate
+from gridsolver.ratrace.kernels.breed import grow
+from gridsolver.ratrace.kernels.simulate import EXTINCT, FINISHED, ILLEGAL, finish_turn, prepare_turn
+from gridsolver.ratrace.kernels.splitmix import seed_player_stream
 from gridsolver.ratrace.outcome import GameResult, Snapshot
 from gridsolver.ratrace.players import Player
 from gridsolver.ratrace.population import Population, Rat, first_rats, to_arrays

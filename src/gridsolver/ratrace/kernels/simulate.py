@@ -196,11 +196,21 @@ def loop_for(fn: Any, name: str, builtin: bool) -> Callable[..., Any]:
 
 
 def _loop_tag(fn: Any, name: str) -> str:
-    """The player's name and a short hash of its source file (names a cached loop: see loop_for)."""
-    source = inspect.getfile(fn.py_func)
-    with open(source, "rb") as file:
-        digest = hashlib.sha256(file.read()).hexdigest()[:12]
-    return "".join(c if c.isalnum() else "_" for c in name) + "_" + digest
+    """The player's name and a short hash of its source files (names a cached loop: see loop_for).
+
+    Those are the player's own file and the files of the numba functions it calls by name (the
+    champion's planner, the genome helpers): an edit to any of them is compiled into the loop.
+    """
+    sources = {inspect.getfile(fn.py_func)}
+    for global_name in fn.py_func.__code__.co_names:
+        called = getattr(fn.py_func.__globals__.get(global_name), "py_func", None)
+        if called is not None:
+            sources.add(inspect.getfile(called))
+    digest = hashlib.sha256()
+    for source in sorted(sources):
+        with open(source, "rb") as file:
+            digest.update(file.read())
+    return "".join(c if c.isalnum() else "_" for c in name) + "_" + digest.hexdigest()[:12]
 
 
 @njit(cache=True)

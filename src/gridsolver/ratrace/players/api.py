@@ -5,12 +5,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-GENOME_BITS = 100
-
 
 @njit(cache=True, inline="always")
 def genome_bit(genome: np.ndarray, i: int) -> int:
-    """Bit ``i`` (0..99) of a genome held in two uint64 words."""
+    """Bit ``i`` (0 .. 99: :data:`gridsolver.ratrace.rules.GENOME_BITS`) of a genome held in two uint64
+    words."""
     return int((genome[i >> 6] >> np.uint64(i & 63)) & np.uint64(1))
 
 
