@@ -345,8 +345,8 @@ _PLAYERS: dict[str, Any] = {}
 def play_one(name: str, track_seed: int, game_seed: int, turns: int) -> dict[str, Any]:
     """One game of variant ``name``; the player is compiled once per process."""
     from gridsolver.ratrace.controller import play_on_track
+    from gridsolver.ratrace.generate import generate_track
     from gridsolver.ratrace.players import Player
-    from gridsolver.ratrace.track import generate_track
 
     if name not in _PLAYERS:
         variant = VARIANTS[name]

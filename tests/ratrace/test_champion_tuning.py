@@ -10,9 +10,9 @@ import pytest
 
 from gridsolver.ratrace import beliefs, reference
 from gridsolver.ratrace.controller import play_on_track
+from gridsolver.ratrace.generate import generate_track
 from gridsolver.ratrace.kernels import planner
 from gridsolver.ratrace.players import Player, as_player, champion
-from gridsolver.ratrace.track import generate_track
 from tests.ratrace.test_champion import PLAIN, genome, moves, view
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))

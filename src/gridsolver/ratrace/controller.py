@@ -24,6 +24,7 @@ from gridsolver.core.errors import InputError
 from gridsolver.core.game import exclude_compiling
 from gridsolver.core.kernels.stops import BUDGET_STOPS, OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME
 from gridsolver.core.warm import CompileWatch
+from gridsolver.ratrace.generate import generate_track
 from gridsolver.ratrace.guard import (
     NOT_A_MOVE,
     PLAYING,
@@ -35,6 +36,7 @@ from gridsolver.ratrace.guard import (
     IllegalMove,
     PlayerError,
     raised,
+    watched_turn,
 )
 from gridsolver.ratrace.kernels import simulate
 from gridsolver.ratrace.kernels.breed import grow
@@ -46,7 +48,6 @@ from gridsolver.ratrace.population import Population, Rat, first_rats, to_arrays
 from gridsolver.ratrace.rng import GAME_STREAM, SplitMix, player_seed, seed_state
 from gridsolver.ratrace.rules import LIFESPAN, MOVES, NEWBORNS, Track
 from gridsolver.ratrace.tables import TrackTables, track_tables
-from gridsolver.ratrace.track import generate_track
 
 DEFAULT_TURNS = 10_000
 BYTES_PER_RAT = 48  # cells, ages, goals, fitness (8 bytes each) and two genome words
@@ -143,9 +144,7 @@ def _playing(watch: np.ndarray | None, turn_base: int) -> None:
 
 def _turn_of(watch: np.ndarray | None) -> int | None:
     """The turn being played, as the watch last heard it (None without a watch or before turn 1)."""
-    if watch is None or watch[WATCH_TURN] <= 0:
-        return None
-    return int(watch[WATCH_TURN_BASE] + watch[WATCH_TURN])
+    return None if watch is None else watched_turn(watch)
 
 
 def _compile(player: Player, tables: TrackTables, population: Population, n: int,
@@ -285,7 +284,8 @@ def _play_by_turn(player, seed, tables, population, n, rng_state, turns, limits,
         if watch is not None:
             watch[WATCH_TURN] = played - watch[WATCH_TURN_BASE]
         if player.kind == "numpy":
-            k = prepare_turn(tables, population, n, views_buffer, genomes_buffer)
+            k = prepare_turn(tables.views, population.cells, population.ages, population.genomes, n,
+                             views_buffer, genomes_buffer)
             moves = _numpy_moves(player, views_buffer[:k], genomes_buffer[:k], played, seed)
         else:
             moves = _python_moves(player, views_as_tuples, population, n, played, seed, watch)
@@ -303,7 +303,8 @@ def _play_by_turn(player, seed, tables, population, n, rng_state, turns, limits,
             capacity = len(population.cells)
             views_buffer = np.empty((capacity, 5, 5), np.int64)
             genomes_buffer = np.empty((capacity, 2), np.uint64)
-        n, scored = finish_turn(moves, tables, population, fitness, n, rng_state)
+        n, scored = finish_turn(moves, tables.trans, tables.width, tables.start_cells, *population, fitness,
+                                n, rng_state)
         points += scored
         if n < 2:
             ended = EXTINCT
@@ -328,8 +329,10 @@ def _warm_up_turn_kernels(tables: TrackTables, population: Population) -> None:
     fitness = np.empty(capacity, np.int64)
     views_buffer = np.empty((capacity, 5, 5), np.int64)
     genomes_buffer = np.empty((capacity, 2), np.uint64)
-    prepare_turn(tables, population, 0, views_buffer, genomes_buffer)
-    finish_turn(np.zeros(0, np.int64), tables, population, fitness, 0, np.zeros(1, np.uint64))
+    prepare_turn(tables.views, population.cells, population.ages, population.genomes, 0, views_buffer,
+                 genomes_buffer)
+    finish_turn(np.zeros(0, np.int64), tables.trans, tables.width, tables.start_cells, *population, fitness,
+                0, np.zeros(1, np.uint64))
 
 
 def _numpy_moves(player, views, genomes, turn, seed) -> np.ndarray:
