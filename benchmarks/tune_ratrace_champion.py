@@ -1,8 +1,9 @@
 """Tune the rat race champion's parameters on training tracks (issue 18); not a run.py section.
 
-A variant is the champion's decision rule (``players/champion.py``) with other
+A variant is the champion's decision rule (``kernels/planner.py``) with other
 parameters: the wander rate and how the 6-bit colour codes decode into
-beliefs. ``before`` is the champion's decoding of sessions 1-4 (the variants
+beliefs; the doubting variants (:func:`choose_doubting`) live here only.
+``before`` is the champion's decoding of sessions 1-4 (the variants
 other than the layouts change that one); ``hamming`` is the champion's own
 since session 5 (2026-11-26). Every variant plays the same (track, game seed) pairs: track seeds
 ``--first`` .. ``--first + --tracks - 1`` (keep them below 10,000: seeds from
@@ -39,6 +40,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numba import njit
+
+from gridsolver.ratrace.beliefs import KIND_AVOID, KIND_PLAIN, KIND_TELEPORT, KIND_TRAP, TRAP_OFFSETS
+from gridsolver.ratrace.kernels import planner
+from gridsolver.ratrace.kernels.planner import draw, plan_decoded, with_belief
 
 HELD_OUT = 1_000_000  # seeds from here on are the held-out benchmark's
 TAKE_OFF = 100  # points above which a population has crossed for good
@@ -54,17 +60,15 @@ def before_table() -> np.ndarray:
     here so that ``before`` and the variants derived from it keep their
     meaning and the earlier comparisons reproduce.
     """
-    from gridsolver.ratrace.players import champion as ch
-
     table = np.zeros((64, 3), np.int64)
     for code in range(64):
         kind, param = code & 3, code >> 2
         if kind == 2 and (param == 4 or param >= 9):
-            table[code] = (ch.KIND_AVOID, 0, 0)
+            table[code] = (KIND_AVOID, 0, 0)
         elif kind == 2:
-            table[code] = (ch.KIND_TRAP, param % 3 - 1, param // 3 - 1)
+            table[code] = (KIND_TRAP, param % 3 - 1, param // 3 - 1)
         elif kind == 3:
-            table[code] = (ch.KIND_TELEPORT, 1 + (param & 1), (param >> 1) - 4)
+            table[code] = (KIND_TELEPORT, 1 + (param & 1), (param >> 1) - 4)
     return table
 
 
@@ -76,25 +80,23 @@ def before_table() -> np.ndarray:
 def hamming_table() -> np.ndarray:
     """The ``hamming`` layout, the champion's own since session 5: a code's syndrome is its kind.
 
-    Built here from the package's :func:`champion.syndrome` and
-    :data:`champion.TRAP_OFFSETS` rather than taken from ``champion.DECODE``,
+    Built here from the package's :func:`planner.syndrome` and
+    :data:`beliefs.TRAP_OFFSETS` rather than taken from ``planner.DECODE``,
     so a test can check the two agree. Syndrome 0 (8 codes): never step;
     1-4 (32): plain, each one flip from one "never step" code; 5 and 6 (16):
     a teleporter by ``(1 or 2, param - 4)``; 7 (8): a trap at the param-th
     neighbour offset (param: bits 3-5). A random genome holds the same shares
     of beliefs as under ``before`` (50 / 12.5 / 12.5 / 25%).
     """
-    from gridsolver.ratrace.players import champion as ch
-
     table = np.zeros((64, 3), np.int64)
     for code in range(64):
-        kind, param = int(ch.syndrome(code)), code >> 3
+        kind, param = int(planner.syndrome(code)), code >> 3
         if kind == 0:
-            table[code] = (ch.KIND_AVOID, 0, 0)
+            table[code] = (KIND_AVOID, 0, 0)
         elif kind in (5, 6):
-            table[code] = (ch.KIND_TELEPORT, kind - 4, param - 4)
+            table[code] = (KIND_TELEPORT, kind - 4, param - 4)
         elif kind == 7:
-            table[code] = (ch.KIND_TRAP, *ch.TRAP_OFFSETS[param])
+            table[code] = (KIND_TRAP, *TRAP_OFFSETS[param])
     return table
 
 
@@ -110,8 +112,6 @@ def spread_table() -> np.ndarray:
     "never step"); the 8 of the rest with the most plain neighbours are traps,
     the last 16 teleporters (params in code order).
     """
-    from gridsolver.ratrace.players import champion as ch
-
     def near(code: int, group: set[int]) -> int:
         return sum((code ^ (1 << bit)) in group for bit in range(6))
 
@@ -123,11 +123,11 @@ def spread_table() -> np.ndarray:
     others = sorted((c for c in rest if c not in plain), key=lambda c: (-near(c, plain), c))
     table = np.zeros((64, 3), np.int64)
     for code in avoid:
-        table[code] = (ch.KIND_AVOID, 0, 0)
+        table[code] = (KIND_AVOID, 0, 0)
     for i, code in enumerate(others[:8]):
-        table[code] = (ch.KIND_TRAP, *ch.TRAP_OFFSETS[i])
+        table[code] = (KIND_TRAP, *TRAP_OFFSETS[i])
     for i, code in enumerate(sorted(others[8:])):
-        table[code] = (ch.KIND_TELEPORT, 1 + i // 8, i % 8 - 4)
+        table[code] = (KIND_TELEPORT, 1 + i // 8, i % 8 - 4)
     return table
 
 
@@ -141,18 +141,16 @@ _QUIET = "LATPLPLTLPLPTPTPPATPLPLPTPLPLPLAPPLPAPLPPPLAPALPPPLPPPTAAPTPPPLP"
 
 def quiet_table() -> np.ndarray:
     """The ``quiet`` layout: :data:`_QUIET`'s kinds; traps and teleporters take params in code order."""
-    from gridsolver.ratrace.players import champion as ch
-
     table = np.zeros((64, 3), np.int64)
     traps = [c for c in range(64) if _QUIET[c] == "T"]
     jumps = [c for c in range(64) if _QUIET[c] == "L"]
     for code in range(64):
         if _QUIET[code] == "A":
-            table[code] = (ch.KIND_AVOID, 0, 0)
+            table[code] = (KIND_AVOID, 0, 0)
     for i, code in enumerate(traps):
-        table[code] = (ch.KIND_TRAP, *ch.TRAP_OFFSETS[i])
+        table[code] = (KIND_TRAP, *TRAP_OFFSETS[i])
     for i, code in enumerate(jumps):
-        table[code] = (ch.KIND_TELEPORT, 1 + i // 8, i % 8 - 4)
+        table[code] = (KIND_TELEPORT, 1 + i // 8, i % 8 - 4)
     return table
 
 
@@ -167,10 +165,8 @@ def flip_stats(table: np.ndarray) -> dict[str, float]:
     that give "never step"; a child of a plain-believing parent believes
     "never step" through mutation with probability about 0.01 times it.
     """
-    from gridsolver.ratrace.players import champion as ch
-
-    names = {ch.KIND_PLAIN: "plain", ch.KIND_AVOID: "avoid", ch.KIND_TRAP: "trap",
-             ch.KIND_TELEPORT: "teleport"}
+    names = {KIND_PLAIN: "plain", KIND_AVOID: "avoid", KIND_TRAP: "trap",
+             KIND_TELEPORT: "teleport"}
     stats: dict[str, float] = {}
     for kind, name in names.items():
         codes = [c for c in range(64) if table[c, 0] == kind]
@@ -201,7 +197,7 @@ class Variant:
       border) mean "plain";
     - ``doubt``: how often a rat doubts its beliefs about the colours its
       best steps enter and replans as if they were "never step", sliding
-      along the barrier if that boxes it in (``champion.choose_doubting``:
+      along the barrier if that boxes it in (:func:`choose_doubting`:
       a rat pushing into a wall it believes plain walks around it);
     - ``doubt_bit``: only rats whose genome bit 99 (unused by the champion)
       is set doubt, so selection decides per track whether doubting pays;
@@ -219,22 +215,20 @@ class Variant:
     layout: str = ""
 
     def decode(self) -> np.ndarray:
-        from gridsolver.ratrace.players import champion as ch
-
         if self.layout:
             return LAYOUTS[self.layout]()
         table = before_table()
         for code in range(64):
             kind, param = code & 3, code >> 2
             if kind == 1 and param >= 16 - self.avoid_from_plain:
-                table[code] = (ch.KIND_AVOID, 0, 0)
+                table[code] = (KIND_AVOID, 0, 0)
             if kind == 2 and param >= max(9, 16 - self.plain_from_avoid):
-                table[code] = (ch.KIND_PLAIN, 0, 0)
+                table[code] = (KIND_PLAIN, 0, 0)
             if kind == 3 and self.plain_far_teleports and param >> 1 in (0, 7):
-                table[code] = (ch.KIND_PLAIN, 0, 0)
+                table[code] = (KIND_PLAIN, 0, 0)
             if kind == 3 and self.short_teleports:
-                jump = (ch.KIND_TELEPORT, 1 + param % 2, param // 2 - 2)
-                table[code] = jump if param < 10 else (ch.KIND_AVOID, 0, 0)
+                jump = (KIND_TELEPORT, 1 + param % 2, param // 2 - 2)
+                table[code] = jump if param < 10 else (KIND_AVOID, 0, 0)
         return table
 
 
@@ -258,6 +252,51 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
+@njit(cache=True)
+def _first_code(decode: np.ndarray, kind: int) -> int:
+    """The first 6-bit code ``decode`` reads as ``kind`` (-1: none)."""
+    for code in range(decode.shape[0]):
+        if decode[code, 0] == kind:
+            return code
+    return -1
+
+
+_SLIDE_BIT = np.uint64(1 << 33)  # genome bit 97 (word 1, bit 33): slide when boxed in
+
+
+@njit(cache=True)
+def choose_doubting(view: np.ndarray, genome: np.ndarray, decode: np.ndarray, wander: bool,
+                    doubting: bool) -> int:
+    """:func:`planner.choose_decoded`, except on a ``doubting`` turn (a variant only this script plays).
+
+    On such a turn the rat draws one of its best steps and doubts the colour it
+    enters: it replans with a genome that calls that colour "never step" and
+    slides (bit 97) when boxed in, and takes any believed-safe step if even that
+    finds nothing. A memoryless rat pushing into a wall it believes plain cannot
+    tell it is stuck; doubting now and then walks it around the wall without
+    waiting for the population to learn it. The colour the rat stands on is
+    never doubted: it is surely no wall and not lethal.
+    """
+    best, safe, bold = plan_decoded(view, genome, decode)
+    if best == 0:
+        return bold if bold else safe
+    if wander:
+        return safe
+    if not doubting:
+        return best
+    avoid_code = _first_code(decode, KIND_AVOID)
+    if avoid_code < 0:
+        return best
+    dx, dy = draw(best)
+    colour = view[dy + 2, dx + 2]
+    if colour == view[2, 2]:
+        return 1 << ((dy + 1) * 3 + dx + 1)
+    doubter = with_belief(genome, colour, avoid_code)
+    doubter[1] |= _SLIDE_BIT
+    detour = plan_decoded(view, doubter, decode)[0]
+    return detour if detour else safe
+
+
 def make_player(decode: np.ndarray, wander: float, doubt: float = 0.0, doubt_bit: bool = False) -> Any:
     """A numba player playing the champion's rule with other parameters (see :class:`Variant`).
 
@@ -268,10 +307,6 @@ def make_player(decode: np.ndarray, wander: float, doubt: float = 0.0, doubt_bit
     other's code (seen: a second variant replayed the first's games).
     A player from this module is compiled afresh in every process.
     """
-    from numba import njit
-
-    from gridsolver.ratrace.players import champion as ch
-
     table = np.ascontiguousarray(decode, dtype=np.int64)
     rate = float(wander)
     if table.shape != (64, 3):
@@ -280,7 +315,7 @@ def make_player(decode: np.ndarray, wander: float, doubt: float = 0.0, doubt_bit
     if doubt <= 0:  # the champion's draws exactly: one random number, then the move
         @njit
         def variant(view: np.ndarray, genome: np.ndarray) -> tuple[int, int]:
-            return ch.draw(ch.choose_decoded(view, genome, table, np.random.random() < rate))
+            return draw(planner.choose_decoded(view, genome, table, np.random.random() < rate))
 
         return variant
     doubt_rate = float(doubt)
@@ -292,7 +327,7 @@ def make_player(decode: np.ndarray, wander: float, doubt: float = 0.0, doubt_bit
         doubts = np.random.random() < doubt_rate
         if not every_rat:
             doubts = doubts and (genome[1] >> np.uint64(35)) & np.uint64(1) == np.uint64(1)
-        return ch.draw(ch.choose_doubting(view, genome, table, wander, doubts))
+        return draw(choose_doubting(view, genome, table, wander, doubts))
 
     return doubting
 
@@ -310,8 +345,8 @@ _PLAYERS: dict[str, Any] = {}
 def play_one(name: str, track_seed: int, game_seed: int, turns: int) -> dict[str, Any]:
     """One game of variant ``name``; the player is compiled once per process."""
     from gridsolver.ratrace.controller import play_on_track
+    from gridsolver.ratrace.generate import generate_track
     from gridsolver.ratrace.players import Player
-    from gridsolver.ratrace.track import generate_track
 
     if name not in _PLAYERS:
         variant = VARIANTS[name]

@@ -8,20 +8,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from gridsolver.ratrace.players import champion as ch
+from gridsolver.ratrace import beliefs, reference
+from gridsolver.ratrace.kernels import planner
+from gridsolver.ratrace.players import champion
 
-PLAIN = ch.code_for(ch.KIND_PLAIN)
-AVOID = ch.code_for(ch.KIND_AVOID)  # never step here
+PLAIN = planner.code_for(beliefs.KIND_PLAIN)
+AVOID = planner.code_for(beliefs.KIND_AVOID)  # never step here
 
 
 def trap(dx: int, dy: int) -> int:
     """The 6-bit code of a trap whose lethal cell is at (dx, dy)."""
-    return ch.code_for(ch.KIND_TRAP, dx, dy)
+    return planner.code_for(beliefs.KIND_TRAP, dx, dy)
 
 
 def teleport(dx: int, dy: int) -> int:
     """The 6-bit code of a teleporter (dx in 1..2, dy in -4..3)."""
-    return ch.code_for(ch.KIND_TELEPORT, dx, dy)
+    return planner.code_for(beliefs.KIND_TELEPORT, dx, dy)
 
 
 def genome(codes: dict[int, int]) -> np.ndarray:
@@ -49,7 +51,7 @@ def moves(mask: int) -> set[tuple[int, int]]:
 
 
 def best(v: np.ndarray, g: np.ndarray) -> set[tuple[int, int]]:
-    return moves(ch.plan(v, g)[0])
+    return moves(planner.plan(v, g)[0])
 
 
 OPEN = ["00000"] * 5
@@ -58,55 +60,56 @@ OPEN = ["00000"] * 5
 def test_genome_chunks_cross_the_word_boundary():
     # Colour 10 owns bits 60..65: four in the first word, two in the second.
     g = genome({10: 0b101101, 3: 0b010011})
-    assert ch.colour_code(g, 10) == 0b101101
-    assert ch.colour_code(g, 3) == 0b010011
-    assert ch.colour_code(g, 11) == PLAIN
+    assert planner.colour_code(g, 10) == 0b101101
+    assert planner.colour_code(g, 3) == 0b010011
+    assert planner.colour_code(g, 11) == PLAIN
 
 
 def _kinds() -> list[int]:
-    return [ch.classify(code)[0] for code in range(64)]
+    return [planner.classify(code)[0] for code in range(64)]
 
 
 def test_codes_decode_to_the_documented_kinds():
     # The syndrome under the parity check is the kind: 0 never step, 1-4 plain, 5-6 teleporter, 7 trap.
-    assert ch.classify(0) == (ch.KIND_AVOID, 0, 0)
-    assert ch.classify(0b111000) == (ch.KIND_AVOID, 0, 0)  # columns 3, 5, 6 cancel
-    assert ch.classify(0b000001) == (ch.KIND_PLAIN, 0, 0)  # syndrome 1
-    assert ch.classify(0b000011) == (ch.KIND_PLAIN, 0, 0)  # syndrome 1 ^ 2 = 3
-    assert ch.classify(0b000101) == (ch.KIND_TELEPORT, 1, -4)  # syndrome 5, param 0
-    assert ch.classify(0b111110) == (ch.KIND_TELEPORT, 2, 3)  # 2^4 ^ 3^5^6 = 6, param 7
-    assert ch.classify(0b000111) == (ch.KIND_TRAP, -1, -1)  # syndrome 7, param 0
-    assert ch.classify(0b111111) == (ch.KIND_TRAP, 1, 1)  # 7 ^ 3^5^6 = 7, param 7
+    assert planner.classify(0) == (beliefs.KIND_AVOID, 0, 0)
+    assert planner.classify(0b111000) == (beliefs.KIND_AVOID, 0, 0)  # columns 3, 5, 6 cancel
+    assert planner.classify(0b000001) == (beliefs.KIND_PLAIN, 0, 0)  # syndrome 1
+    assert planner.classify(0b000011) == (beliefs.KIND_PLAIN, 0, 0)  # syndrome 1 ^ 2 = 3
+    assert planner.classify(0b000101) == (beliefs.KIND_TELEPORT, 1, -4)  # syndrome 5, param 0
+    assert planner.classify(0b111110) == (beliefs.KIND_TELEPORT, 2, 3)  # 2^4 ^ 3^5^6 = 6, param 7
+    assert planner.classify(0b000111) == (beliefs.KIND_TRAP, -1, -1)  # syndrome 7, param 0
+    assert planner.classify(0b111111) == (beliefs.KIND_TRAP, 1, 1)  # 7 ^ 3^5^6 = 7, param 7
     kinds = _kinds()
-    assert kinds.count(ch.KIND_AVOID) == 8 and kinds.count(ch.KIND_PLAIN) == 32
-    assert kinds.count(ch.KIND_TRAP) == 8 and kinds.count(ch.KIND_TELEPORT) == 16
+    assert kinds.count(beliefs.KIND_AVOID) == 8 and kinds.count(beliefs.KIND_PLAIN) == 32
+    assert kinds.count(beliefs.KIND_TRAP) == 8 and kinds.count(beliefs.KIND_TELEPORT) == 16
 
 
 def test_every_trap_offset_and_teleporter_jump_has_one_code():
-    traps = [ch.classify(c)[1:] for c in range(64) if ch.classify(c)[0] == ch.KIND_TRAP]
+    traps = [planner.classify(c)[1:] for c in range(64) if planner.classify(c)[0] == beliefs.KIND_TRAP]
     assert sorted(traps) == sorted((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
-    jumps = [ch.classify(c)[1:] for c in range(64) if ch.classify(c)[0] == ch.KIND_TELEPORT]
+    jumps = [planner.classify(c)[1:] for c in range(64) if planner.classify(c)[0] == beliefs.KIND_TELEPORT]
     assert sorted(jumps) == [(dx, dy) for dx in (1, 2) for dy in range(-4, 4)]
     for dx, dy in traps:
-        assert ch.classify(trap(dx, dy)) == (ch.KIND_TRAP, dx, dy)
+        assert planner.classify(trap(dx, dy)) == (beliefs.KIND_TRAP, dx, dy)
     for dx, dy in jumps:
-        assert ch.classify(teleport(dx, dy)) == (ch.KIND_TELEPORT, dx, dy)
-    assert ch.classify(PLAIN) == (ch.KIND_PLAIN, 0, 0) and ch.classify(AVOID) == (ch.KIND_AVOID, 0, 0)
-    for bad in ((ch.KIND_TRAP, 0, 0), (ch.KIND_TELEPORT, 3, 0), (ch.KIND_TELEPORT, 1, 4),
-                (ch.KIND_PLAIN, 1, 0)):
+        assert planner.classify(teleport(dx, dy)) == (beliefs.KIND_TELEPORT, dx, dy)
+    assert (planner.classify(PLAIN) == (beliefs.KIND_PLAIN, 0, 0)
+            and planner.classify(AVOID) == (beliefs.KIND_AVOID, 0, 0))
+    for bad in ((beliefs.KIND_TRAP, 0, 0), (beliefs.KIND_TELEPORT, 3, 0), (beliefs.KIND_TELEPORT, 1, 4),
+                (beliefs.KIND_PLAIN, 1, 0)):
         with pytest.raises(ValueError):
-            ch.code_for(*bad)
+            planner.code_for(*bad)
 
 
 def test_every_plain_code_is_one_flip_from_exactly_one_never_step_code():
     # So a wall the whole population believes plain is one mutation from being learnt.
     kinds = _kinds()
-    avoid = [c for c in range(64) if kinds[c] == ch.KIND_AVOID]
+    avoid = [c for c in range(64) if kinds[c] == beliefs.KIND_AVOID]
     assert all(bin(a ^ b).count("1") >= 3 for a in avoid for b in avoid if a != b)
     for code in range(64):
-        if kinds[code] == ch.KIND_PLAIN:
+        if kinds[code] == beliefs.KIND_PLAIN:
             flips = [code ^ (1 << bit) for bit in range(6)]
-            assert sum(kinds[f] == ch.KIND_AVOID for f in flips) == 1, code
+            assert sum(kinds[f] == beliefs.KIND_AVOID for f in flips) == 1, code
 
 
 def test_open_ground_goes_forward():
@@ -129,7 +132,7 @@ def test_steps_around_a_cell_a_visible_trap_makes_lethal():
 def test_never_steps_outside_the_track():
     v = view(["-----", "-----", "00000", "00000", "00000"])
     for wander in (False, True):
-        mask = ch.choose(v, genome({}), wander)
+        mask = planner.choose(v, genome({}), wander)
         assert all(dy >= 0 for _, dy in moves(mask))
 
 
@@ -157,7 +160,7 @@ def test_refuses_a_teleporter_landing_on_a_lethal_cell():
     v = view(["00000", "00030", "00001", "00000", "00000"])
     g = genome({3: teleport(1, 1), 1: AVOID})
     # (1, -1) would land on the colour-1 cell at (2, 0): neither best nor safe.
-    best_mask, safe_mask, _ = ch.plan(v, g)
+    best_mask, safe_mask, _ = planner.plan(v, g)
     assert (1, -1) not in moves(best_mask)
     assert (1, -1) not in moves(safe_mask)
 
@@ -169,17 +172,17 @@ def test_an_out_of_view_landing_is_only_a_last_resort():
     assert (1, -1) not in best(v, g)
     # Boxed in except for the teleporter: then it is the bold choice.
     boxed = view(["11111", "11131", "11011", "11111", "11111"])
-    best_mask, _, bold = ch.plan(boxed, g)
+    best_mask, _, bold = planner.plan(boxed, g)
     assert best_mask == 0
     assert (1, -1) in moves(bold)
-    assert moves(ch.choose(boxed, g, False)) == moves(bold)
+    assert moves(planner.choose(boxed, g, False)) == moves(bold)
 
 
 def test_a_boxed_in_rat_steps_forward_onto_doubtful_cells_not_lethal_ones():
     # Everything is "never step", and a trap makes (1, 1) surely lethal.
     v = view(["11111", "11111", "11111", "11211", "11111"])
     g = genome({1: AVOID, 2: trap(1, 0)})
-    mask = ch.choose(v, g, False)
+    mask = planner.choose(v, g, False)
     assert moves(mask) == {(1, -1), (1, 0)}
 
 
@@ -192,7 +195,7 @@ def test_champion_draws_best_moves_mostly_and_never_a_believed_deadly_one():
     _seed_numba(3)
     v = view(["00000", "00100", "00000", "00000", "00000"])
     g = genome({1: AVOID})
-    draws = [ch.champion(v, g) for _ in range(3000)]
+    draws = [champion.champion(v, g) for _ in range(3000)]
     best_moves = best(v, g)
     assert best_moves == {(1, -1), (1, 0), (1, 1)}
     on_best = sum(move in best_moves for move in draws)
@@ -210,14 +213,14 @@ genomes = st.tuples(st.integers(0, 2**64 - 1), st.integers(0, 2**36 - 1)).map(
 @given(views, genomes)
 def test_kernel_matches_the_python_reference(v, g):
     v[2, 2] = max(v[2, 2], 0)  # the rat stands inside the track
-    assert ch.plan(v, g) == ch.plan_reference(v, g)
+    assert planner.plan(v, g) == reference.plan_reference(v, g)
 
 
 @settings(max_examples=200, deadline=None)
 @given(views, genomes)
 def test_best_and_safe_moves_never_enter_believed_lethal_cells(v, g):
     v[2, 2] = max(v[2, 2], 0)
-    best_mask, safe_mask, _ = ch.plan(v, g)
+    best_mask, safe_mask, _ = planner.plan(v, g)
     bits = int(g[0]) | (int(g[1]) << 64)
     lethal = set()
     for r in range(5):
@@ -225,10 +228,10 @@ def test_best_and_safe_moves_never_enter_believed_lethal_cells(v, g):
             if v[r, k] < 0:
                 lethal.add((r, k))
                 continue
-            kind, dx, dy = ch.classify_reference(bits, int(v[r, k]))
-            if kind == ch.KIND_AVOID:
+            kind, dx, dy = reference.classify_reference(bits, int(v[r, k]))
+            if kind == beliefs.KIND_AVOID:
                 lethal.add((r, k))
-            elif kind == ch.KIND_TRAP:
+            elif kind == beliefs.KIND_TRAP:
                 lethal.add((r + dy, k + dx))
     for dx, dy in moves(best_mask | safe_mask):
         if (dx, dy) != (0, 0):

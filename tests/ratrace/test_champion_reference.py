@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gridsolver.ratrace.players import champion as ch
+from gridsolver.ratrace import reference
+from gridsolver.ratrace.kernels import planner
 from tests.ratrace.test_champion import AVOID, genome, moves, teleport, trusting, view
 
 
@@ -15,8 +16,8 @@ def test_standing_still_on_a_teleporter_it_landed_on_jumps_again():
     # view's border, so the genome trusts the border (bit 98).
     v = view(["11410", "11111", "13011", "11111", "11111"])
     g = trusting(genome({1: AVOID, 3: teleport(1, -2), 4: teleport(2, 0)}))
-    assert moves(ch.plan(v, g)[0]) == {(-1, 0)}
-    assert moves(ch.plan_reference(v, g)[0]) == {(-1, 0)}
+    assert moves(planner.plan(v, g)[0]) == {(-1, 0)}
+    assert moves(reference.plan_reference(v, g)[0]) == {(-1, 0)}
 
 
 def test_kernel_matches_the_reference_on_many_random_views():
@@ -31,5 +32,5 @@ def test_kernel_matches_the_reference_on_many_random_views():
             v[:edge] = -1
         g = rng.integers(0, 2**63, size=2, dtype=np.int64).astype(np.uint64)
         jump = (int(rng.integers(1, 3)), int(rng.integers(-4, 4)))
-        g = ch.with_belief(g, 3, teleport(*jump))  # colour 3 is believed a teleporter
-        assert ch.plan(v, g) == ch.plan_reference(v, g), (v.tolist(), g.tolist())
+        g = planner.with_belief(g, 3, teleport(*jump))  # colour 3 is believed a teleporter
+        assert planner.plan(v, g) == reference.plan_reference(v, g), (v.tolist(), g.tolist())

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gridsolver.ratrace.players import champion as ch
+from gridsolver.ratrace import reference
+from gridsolver.ratrace.kernels import planner
 from tests.ratrace.test_champion import AVOID, genome, moves, view
 
 # Columns +1 and +2 are "never step" from top to bottom: no way right in view.
@@ -20,18 +21,18 @@ def sliding(g: np.ndarray, down: bool) -> np.ndarray:
 
 def test_a_rat_whose_genome_slides_heads_up_or_down_along_the_barrier():
     g = genome({1: AVOID})
-    assert moves(ch.plan(BARRIER, sliding(g, down=False))[0]) == {(0, -1)}
-    assert moves(ch.plan(BARRIER, sliding(g, down=True))[0]) == {(0, 1)}
-    assert moves(ch.plan_reference(BARRIER, sliding(g, down=True))[0]) == {(0, 1)}
+    assert moves(planner.plan(BARRIER, sliding(g, down=False))[0]) == {(0, -1)}
+    assert moves(planner.plan(BARRIER, sliding(g, down=True))[0]) == {(0, 1)}
+    assert moves(reference.plan_reference(BARRIER, sliding(g, down=True))[0]) == {(0, 1)}
     # A sliding turn is a best move, so choose takes it rather than the bold step forward.
-    assert moves(ch.choose(BARRIER, sliding(g, down=False), False)) == {(0, -1)}
+    assert moves(planner.choose(BARRIER, sliding(g, down=False), False)) == {(0, -1)}
 
 
 def test_a_rat_whose_genome_does_not_slide_steps_boldly():
     g = genome({1: AVOID})
-    best_mask, _, bold = ch.plan(BARRIER, g)
+    best_mask, _, bold = planner.plan(BARRIER, g)
     assert best_mask == 0
-    assert moves(ch.choose(BARRIER, g, False)) == moves(bold) == {(1, -1), (1, 0), (1, 1)}
+    assert moves(planner.choose(BARRIER, g, False)) == moves(bold) == {(1, -1), (1, 0), (1, 1)}
 
 
 def test_slides_to_the_furthest_row_by_the_step_furthest_right():
@@ -39,15 +40,15 @@ def test_slides_to_the_furthest_row_by_the_step_furthest_right():
     # or (0, -1), and the step furthest right wins.
     v = view(["10111", "00011", "00011", "11111", "11111"])
     g = sliding(genome({1: AVOID}), down=False)
-    assert moves(ch.plan(v, g)[0]) == {(0, -1)}
-    assert moves(ch.plan_reference(v, g)[0]) == {(0, -1)}
+    assert moves(planner.plan(v, g)[0]) == {(0, -1)}
+    assert moves(reference.plan_reference(v, g)[0]) == {(0, -1)}
 
 
 def test_nowhere_to_slide_falls_back_to_the_bold_step():
     # At the top edge of the track, sliding up has nowhere to go.
     v = view(["-----", "-----", "00011", "00011", "00011"])
     g = sliding(genome({1: AVOID}), down=False)
-    best_mask, _, bold = ch.plan(v, g)
+    best_mask, _, bold = planner.plan(v, g)
     assert best_mask == 0
     assert moves(bold) == {(1, 0), (1, 1)}
 
@@ -55,4 +56,4 @@ def test_nowhere_to_slide_falls_back_to_the_bold_step():
 def test_a_way_right_beats_sliding():
     v = view(["00011", "00011", "00011", "00011", "00001"])
     g = sliding(genome({1: AVOID}), down=False)
-    assert moves(ch.plan(v, g)[0]) == {(0, 1)}  # toward (1, 2), the only cell right of the rat
+    assert moves(planner.plan(v, g)[0]) == {(0, 1)}  # toward (1, 2), the only cell right of the rat

@@ -5,7 +5,8 @@ import json
 from click.testing import CliRunner
 
 from gridsolver.cli import cli
-from gridsolver.ratrace.track import generate_track, track_to_json
+from gridsolver.ratrace.generate import generate_track
+from gridsolver.ratrace.track import track_to_json
 
 
 def invoke(*args):

@@ -11,8 +11,9 @@ from gridsolver.cli import cli
 from gridsolver.core.errors import BoardError, InputError
 from gridsolver.core.result import SCHEMA_VERSION, Result
 from gridsolver.ratrace.game import GAME
+from gridsolver.ratrace.generate import generate_track
 from gridsolver.ratrace.rules import MOVES, TELEPORTER, TRAP, WALL
-from gridsolver.ratrace.track import format_track, generate_track
+from gridsolver.ratrace.track import format_track
 
 from .helpers import build_track, random_track
 

@@ -21,9 +21,9 @@ from gridsolver.ratrace import controller
 from gridsolver.ratrace.controller import Snapshot, play_on_track, play_sampled
 from gridsolver.ratrace.film import MAX_FRAMES, sample_step, sample_turns, track_cells
 from gridsolver.ratrace.game import GAME
+from gridsolver.ratrace.generate import generate_track
 from gridsolver.ratrace.players import Player, load_player, numpy_player
 from gridsolver.ratrace.rules import TELEPORTER, TRAP, WALL
-from gridsolver.ratrace.track import generate_track
 
 from .helpers import ahead, build_track, greedy, greedy_numpy, greedy_python
 

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from gridsolver.ratrace import kernels
 from gridsolver.ratrace.controller import play_on_track
+from gridsolver.ratrace.kernels.breed import breed
 from gridsolver.ratrace.players import Player
-from gridsolver.ratrace.population import Rat
+from gridsolver.ratrace.population import Population, Rat
 from gridsolver.ratrace.reference import ReferenceGame
 from gridsolver.ratrace.rng import SplitMix
 from gridsolver.ratrace.rules import TELEPORTER, TRAP, WALL
@@ -89,7 +89,7 @@ def _breed_once(genomes_old, decoy_genome, decoy_goals=10**6):
     genomes[:n] = genomes_old
     fitness = np.zeros(capacity, np.int64)
     rng = np.array([7], np.uint64)
-    kernels.breed(cells, ages, goals, genomes, fitness, n, 10, np.array([0], np.int64), rng)
+    breed(Population(cells, ages, goals, genomes), fitness, n, 10, np.array([0], np.int64), rng)
     return genomes[n:]
 
 
@@ -111,7 +111,7 @@ def _many_children(parent_a, parent_b, count):
     for _ in range(count // 10):
         g = np.zeros((12, 2), np.uint64)
         g[:2] = genomes
-        kernels.breed(cells, ages, goals, g, fitness, 2, 10, np.array([0], np.int64), rng)
+        breed(Population(cells, ages, goals, g), fitness, 2, 10, np.array([0], np.int64), rng)
         children.append(g[2:])
     words = np.concatenate(children)
     bits = np.array([[(int(w[i >> 6]) >> (i & 63)) & 1 for i in range(100)] for w in words])

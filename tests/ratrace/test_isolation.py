@@ -24,9 +24,9 @@ from click.testing import CliRunner
 from gridsolver import ratrace
 from gridsolver.cli import cli
 from gridsolver.core.errors import InputError
+from gridsolver.ratrace.generate import generate_track
 from gridsolver.ratrace.guard import OUTPUT_LIMIT_BYTES, PlayerError
 from gridsolver.ratrace.tournament import TournamentError
-from gridsolver.ratrace.track import generate_track
 
 SEED, COLOUR = 2, 8  # tracks of seeds 2 (played), 3 (the player misbehaves), 4 (played)
 CAP_S = 30.0  # a generous cap on a whole test's tournament: a child's start-up, two short games, a limit

@@ -114,8 +114,8 @@ def _spec_outcome(track, lethal, x, y, dx, dy):
 
 
 def test_generated_tracks_obey_an_independent_statement_of_the_turn_rules():
+    from gridsolver.ratrace.generate import generate_track
     from gridsolver.ratrace.rules import MOVES
-    from gridsolver.ratrace.track import generate_track
 
     for seed in (1, 7, 23):
         t = generate_track(seed)

@@ -12,8 +12,8 @@ from gridsolver import ratrace
 from gridsolver.core.budget import Budget
 from gridsolver.ratrace import controller, sandbox
 from gridsolver.ratrace.game import GAME, PLAY_SHARE
+from gridsolver.ratrace.generate import generate_track
 from gridsolver.ratrace.players import as_player
-from gridsolver.ratrace.track import generate_track
 
 
 def _played_budgets(monkeypatch) -> list[Budget]:

@@ -6,8 +6,9 @@ from collections import deque
 import numpy as np
 import pytest
 
+from gridsolver.ratrace.generate import generate_track
 from gridsolver.ratrace.rules import DEAD, GOAL, MOVES, TELEPORTER, TRAP, WALL, step
-from gridsolver.ratrace.track import generate_track, render_track, track_to_json
+from gridsolver.ratrace.track import render_track, track_to_json
 
 from .helpers import build_track
 

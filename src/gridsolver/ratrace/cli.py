@@ -134,7 +134,8 @@ def track(seed: int, as_json: bool) -> None:
     "traps": {"c": [dx, dy]}, "start_cells": [y, ...]}. The same track as a
     board file: `gridsolver ratrace format seed/SEED`.
     """
-    from gridsolver.ratrace.track import generate_track, render_track, track_to_json
+    from gridsolver.ratrace.generate import generate_track
+    from gridsolver.ratrace.track import render_track, track_to_json
 
     generated = generate_track(seed)
     click.echo(json.dumps(track_to_json(generated), separators=(",", ":")) if as_json

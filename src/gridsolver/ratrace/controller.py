@@ -15,15 +15,16 @@ import operator
 import random as py_random
 import time
 from itertools import islice, repeat
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from gridsolver.core.budget import NO_LIMIT, Budget
 from gridsolver.core.errors import InputError
 from gridsolver.core.game import exclude_compiling
+from gridsolver.core.kernels.stops import BUDGET_STOPS, OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME
 from gridsolver.core.warm import CompileWatch
-from gridsolver.ratrace import kernels
+from gridsolver.ratrace.generate import generate_track
 from gridsolver.ratrace.guard import (
     NOT_A_MOVE,
     PLAYING,
@@ -35,32 +36,42 @@ from gridsolver.ratrace.guard import (
     IllegalMove,
     PlayerError,
     raised,
+    watched_turn,
 )
+from gridsolver.ratrace.kernels import simulate
+from gridsolver.ratrace.kernels.breed import grow
+from gridsolver.ratrace.kernels.simulate import EXTINCT, FINISHED, ILLEGAL, finish_turn, prepare_turn
+from gridsolver.ratrace.kernels.splitmix import seed_player_stream
 from gridsolver.ratrace.outcome import GameResult, Snapshot
 from gridsolver.ratrace.players import Player
-from gridsolver.ratrace.population import Rat, first_rats, to_arrays
+from gridsolver.ratrace.population import Population, Rat, first_rats, to_arrays
 from gridsolver.ratrace.rng import GAME_STREAM, SplitMix, player_seed, seed_state
-from gridsolver.ratrace.rules import MOVES, Track
-from gridsolver.ratrace.tables import track_tables
-from gridsolver.ratrace.track import generate_track
+from gridsolver.ratrace.rules import LIFESPAN, MOVES, NEWBORNS, Track
+from gridsolver.ratrace.tables import TrackTables, track_tables
 
 DEFAULT_TURNS = 10_000
 BYTES_PER_RAT = 48  # cells, ages, goals, fitness (8 bytes each) and two genome words
 MOVE_INDEX = {move: index for index, move in enumerate(MOVES)}
 
-STATUS_NAMES = {
-    kernels.FINISHED: "finished",
-    kernels.EXTINCT: "extinct",
-    kernels.OUT_OF_TIME: "time",
-    kernels.OUT_OF_MEMORY: "memory",
-    kernels.OUT_OF_NODES: "nodes",
-}
+STATUS_NAMES = {FINISHED: "finished", EXTINCT: "extinct", **BUDGET_STOPS}
 
 
 #: A plain Python player's calls are made in chunks of this many, with the watch told after each
 #: (see :func:`_python_moves`): cheap (about 5% of a fast player's call), and a call that never
 #: returns still shows as no progress.
 WATCHED_CHUNK = 16
+
+
+class Limits(NamedTuple):
+    """A game's budget as the game loop reads it (NO_LIMIT: none)."""
+
+    deadline_ns: int
+    max_moves: int  # rat-moves (--nodes)
+    max_rats: int  # the population's capacity the memory budget allows
+
+
+UNLIMITED = Limits(NO_LIMIT, NO_LIMIT, NO_LIMIT)
+
 
 def max_rats_for(budget: Budget | None) -> int:
     """Population capacity the memory budget allows (arrays double, so keep half spare)."""
@@ -73,7 +84,7 @@ def seed_players(seed: int) -> None:
     value = player_seed(seed)
     py_random.seed(value)
     np.random.seed(value)
-    kernels.seed_player_stream(value)
+    seed_player_stream(value)
 
 
 def play_game(player: Player, seed: int, turns: int = DEFAULT_TURNS,
@@ -102,17 +113,16 @@ def play_on_track(player: Player, track: Track, seed: int, turns: int = DEFAULT_
     compile_s = _compile(player, tables, population, n, rng_state, watch)
     if budget is not None:
         exclude_compiling(budget, compile_s)
-    limits = (NO_LIMIT if budget is None else budget.deadline_ns(),
-              NO_LIMIT if budget is None else budget.node_limit(),
-              max_rats_for(budget))
+    limits = Limits(NO_LIMIT if budget is None else budget.deadline_ns(),
+                    NO_LIMIT if budget is None else budget.node_limit(),
+                    max_rats_for(budget))
     _playing(watch, 0)
     play = _play_numba if player.kind == "numba" else _play_by_turn
     result, final = play(player, seed, tables, population, n, rng_state, turns, limits, watch=watch)
     result.compile_s = compile_s
     if keep_population:
-        cells, ages, goals, genomes = final
         n = result.alive
-        result.population = (cells[:n].copy(), ages[:n].copy(), goals[:n].copy(), genomes[:n].copy())
+        result.population = tuple(array[:n].copy() for array in final)
     return result
 
 
@@ -134,12 +144,10 @@ def _playing(watch: np.ndarray | None, turn_base: int) -> None:
 
 def _turn_of(watch: np.ndarray | None) -> int | None:
     """The turn being played, as the watch last heard it (None without a watch or before turn 1)."""
-    if watch is None or watch[WATCH_TURN] <= 0:
-        return None
-    return int(watch[WATCH_TURN_BASE] + watch[WATCH_TURN])
+    return None if watch is None else watched_turn(watch)
 
 
-def _compile(player: Player, tables: Any, population: tuple[np.ndarray, ...], n: int,
+def _compile(player: Player, tables: TrackTables, population: Population, n: int,
              rng_state: np.ndarray, watch: np.ndarray | None) -> float:
     """Compile (or load from numba's cache) what the game runs, playing no turn; the seconds numba
     spent compiling (loading from the cache is not compiling).
@@ -148,7 +156,7 @@ def _compile(player: Player, tables: Any, population: tuple[np.ndarray, ...], n:
     population; numpy and Python players' per-turn kernels by a turn of zero rats.
     Nothing is announced: a user's numba player's loop is compiled in every
     process that plays it, so "first run only" would not be true of it (a
-    built-in player's loop is cached on disk: see kernels.loop_for).
+    built-in player's loop is cached on disk: see kernels.simulate.loop_for).
     """
     with CompileWatch(mode="off") as compiling:
         _call_once(player, tables, population, n, rng_state, watch)
@@ -163,23 +171,21 @@ def warm_loop(player: Player) -> None:
         _call_once(player, tables, population, n, rng_state, None)
 
 
-def _call_once(player: Player, tables: Any, population: tuple[np.ndarray, ...], n: int,
+def _call_once(player: Player, tables: TrackTables, population: Population, n: int,
                rng_state: np.ndarray, watch: np.ndarray | None) -> None:
     """What :func:`_compile` runs: the game's kernels called once, no turn played."""
     if player.kind == "numba":
-        cells, ages, goals, genomes = population
+        copies = Population(*(array.copy() for array in population))
         try:
-            _loop(player)(tables.trans, tables.views, tables.width, tables.start_cells,
-                          cells.copy(), ages.copy(), goals.copy(), genomes.copy(), n,
-                          rng_state.copy(), 0, NO_LIMIT, NO_LIMIT, NO_LIMIT, watch)
+            _loop(player)(tables, copies, n, rng_state.copy(), 0, UNLIMITED, watch)
         except Exception as exc:
             raise PlayerError(player.name, f"cannot be compiled into the game loop: {type(exc).__name__}: "
                               f"{_first_line(exc)}") from None
     else:
-        _warm_up_turn_kernels(tables, *population)
+        _warm_up_turn_kernels(tables, population)
 
 
-def _start(track: Track, seed: int, rats: list[Rat] | None) -> tuple[Any, tuple[np.ndarray, ...], int,
+def _start(track: Track, seed: int, rats: list[Rat] | None) -> tuple[TrackTables, Population, int,
                                                                        np.ndarray]:
     """What a game starts from: the track's tables, the first rats, the controller's generator
     (its state in a one-word array the kernels advance); the players' generators are seeded too."""
@@ -208,12 +214,12 @@ def play_sampled(player: Player, track: Track, seed: int, turns: int, at_turns: 
     watch = _watch_for(player, watch)
     compile_s = _compile(player, tables, population, n, rng_state, watch)
     cell_count = track.width * track.height
-    limits = (NO_LIMIT, NO_LIMIT, NO_LIMIT)
+    limits = UNLIMITED
     play = _play_numba if player.kind == "numba" else _play_by_turn
     wanted = {t for t in at_turns if 0 <= t <= turns}
     snapshots = []
     if 0 in wanted:
-        snapshots.append(Snapshot(0, 1, n, np.bincount(population[0][:n], minlength=cell_count)))
+        snapshots.append(Snapshot(0, 1, n, np.bincount(population.cells[:n], minlength=cell_count)))
     points, moves, peak, played, ended = 1, 0, n, 0, "finished"
     elapsed = cpu = 0.0
     for stop in sorted(wanted - {0} | ({turns} if turns > 0 else set())):
@@ -226,7 +232,7 @@ def play_sampled(player: Player, track: Track, seed: int, turns: int, at_turns: 
         peak = max(peak, result.peak_rats)
         elapsed += result.elapsed_s
         cpu += result.cpu_s
-        snapshots.append(Snapshot(played, points, n, np.bincount(population[0][:n], minlength=cell_count)))
+        snapshots.append(Snapshot(played, points, n, np.bincount(population.cells[:n], minlength=cell_count)))
         if ended != "finished":
             break
     return GameResult(seed, player.name, points, played, n, peak, moves, ended, elapsed, compile_s,
@@ -235,32 +241,29 @@ def play_sampled(player: Player, track: Track, seed: int, turns: int, at_turns: 
 
 def _loop(player: Player) -> Any:
     """The game loop with a numba player compiled in (a built-in's is cached on disk)."""
-    return kernels.loop_for(player.fn, player.name, player.builtin)
+    return simulate.loop_for(player.fn, player.name, player.builtin)
 
 
 def _play_numba(player, seed, tables, population, n, rng_state, turns, limits, first_turn=0, watch=None):
     """A numba player's game (its loop compiled: see :func:`_compile`), from turn ``first_turn``
     (0: the start) to turn ``turns``."""
-    cells, ages, goals, genomes = population
     started = time.perf_counter()
     cpu_started = time.process_time()
     try:
-        (points, played, alive, moves, status, peak, bad_rat, dx, dy,
-         cells, ages, goals, genomes) = _loop(player)(
-            tables.trans, tables.views, tables.width, tables.start_cells,
-            cells, ages, goals, genomes, n, rng_state, turns - first_turn, *limits, watch)
+        points, played, alive, moves, status, peak, bad_rat, dx, dy, population = _loop(player)(
+            tables, population, n, rng_state, turns - first_turn, limits, watch)
     except (Exception, SystemExit) as exc:  # njit code may raise SystemExit too
         raise PlayerError(player.name, raised(exc), turn=_turn_of(watch),
                           where=f"track seed {seed}") from None
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
     played += first_turn
-    if status == kernels.ILLEGAL:
+    if status == ILLEGAL:
         raise IllegalMove(player.name, f"returned ({_number(dx)}, {_number(dy)}) for rat {bad_rat}, "
                           f"{NOT_A_MOVE}", turn=int(played), where=f"track seed {seed}")
     result = GameResult(seed, player.name, int(points), int(played), int(alive), int(peak), int(moves),
                         STATUS_NAMES[int(status)], elapsed, 0.0, cpu)
-    return result, (cells, ages, goals, genomes)
+    return result, population
 
 
 def _play_by_turn(player, seed, tables, population, n, rng_state, turns, limits, first_turn=0, watch=None):
@@ -268,12 +271,12 @@ def _play_by_turn(player, seed, tables, population, n, rng_state, turns, limits,
     ``first_turn`` (0: the start) to turn ``turns`` (the per-turn kernels compiled: see
     :func:`_compile`)."""
     deadline, max_moves, max_rats = limits
-    cells, ages, goals, genomes = population
-    fitness = np.empty(len(cells), np.int64)
-    views_buffer = np.empty((len(cells), 5, 5), np.int64)
-    genomes_buffer = np.empty((len(cells), 2), np.uint64)
+    capacity = len(population.cells)
+    fitness = np.empty(capacity, np.int64)
+    views_buffer = np.empty((capacity, 5, 5), np.int64)
+    genomes_buffer = np.empty((capacity, 2), np.uint64)
     views_as_tuples = [tuple(tuple(row) for row in view) for view in tables.views.tolist()]
-    points, moves_done, peak, played, ended = 1, 0, n, first_turn, kernels.FINISHED
+    points, moves_done, peak, played, ended = 1, 0, n, first_turn, FINISHED
     started = time.perf_counter()
     cpu_started = time.process_time()
     while played < turns:
@@ -281,52 +284,55 @@ def _play_by_turn(player, seed, tables, population, n, rng_state, turns, limits,
         if watch is not None:
             watch[WATCH_TURN] = played - watch[WATCH_TURN_BASE]
         if player.kind == "numpy":
-            k = kernels.prepare_turn(tables.views, cells, ages, n, views_buffer, genomes_buffer, genomes)
+            k = prepare_turn(tables.views, population.cells, population.ages, population.genomes, n,
+                             views_buffer, genomes_buffer)
             moves = _numpy_moves(player, views_buffer[:k], genomes_buffer[:k], played, seed)
         else:
-            moves = _python_moves(player, views_as_tuples, cells[:n], ages[:n], genomes[:n], played, seed,
-                                  watch)
+            moves = _python_moves(player, views_as_tuples, population, n, played, seed, watch)
             k = len(moves)
         moves_done += k
         if watch is not None:
             watch[WATCH_MOVES] += k
-        if n + kernels.NEWBORNS > len(cells):
-            if 2 * len(cells) > max_rats:  # this turn's moves are not played: it does not count
-                ended = kernels.OUT_OF_MEMORY
+        if n + NEWBORNS > capacity:
+            if 2 * capacity > max_rats:  # this turn's moves are not played: it does not count
+                ended = OUT_OF_MEMORY
                 played -= 1
                 moves_done -= k
                 break
-            cells, ages, goals, genomes, fitness = kernels.grow(cells, ages, goals, genomes, fitness, n)
-            views_buffer = np.empty((len(cells), 5, 5), np.int64)
-            genomes_buffer = np.empty((len(cells), 2), np.uint64)
-        n, scored = kernels.finish_turn(moves, tables.trans, tables.width, tables.start_cells,
-                                        cells, ages, goals, genomes, fitness, n, rng_state)
+            population, fitness = grow(population, n)
+            capacity = len(population.cells)
+            views_buffer = np.empty((capacity, 5, 5), np.int64)
+            genomes_buffer = np.empty((capacity, 2), np.uint64)
+        n, scored = finish_turn(moves, tables.trans, tables.width, tables.start_cells, *population, fitness,
+                                n, rng_state)
         points += scored
         if n < 2:
-            ended = kernels.EXTINCT
+            ended = EXTINCT
             break
         peak = max(peak, n)
         if played < turns and moves_done >= max_moves:
-            ended = kernels.OUT_OF_NODES
+            ended = OUT_OF_NODES
             break
         if played < turns and time.monotonic_ns() >= deadline:
-            ended = kernels.OUT_OF_TIME
+            ended = OUT_OF_TIME
             break
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
     result = GameResult(seed, player.name, points, played, n, peak, moves_done, STATUS_NAMES[ended],
                         elapsed, 0.0, cpu)
-    return result, (cells, ages, goals, genomes)
+    return result, population
 
 
-def _warm_up_turn_kernels(tables, cells, ages, goals, genomes):
+def _warm_up_turn_kernels(tables: TrackTables, population: Population) -> None:
     """Compile (or load from the cache) the per-turn kernels with zero rats, outside the timing."""
-    fitness = np.empty(len(cells), np.int64)
-    views_buffer = np.empty((len(cells), 5, 5), np.int64)
-    genomes_buffer = np.empty((len(cells), 2), np.uint64)
-    kernels.prepare_turn(tables.views, cells, ages, 0, views_buffer, genomes_buffer, genomes)
-    kernels.finish_turn(np.zeros(0, np.int64), tables.trans, tables.width, tables.start_cells, cells,
-                        ages, goals, genomes, fitness, 0, np.zeros(1, np.uint64))
+    capacity = len(population.cells)
+    fitness = np.empty(capacity, np.int64)
+    views_buffer = np.empty((capacity, 5, 5), np.int64)
+    genomes_buffer = np.empty((capacity, 2), np.uint64)
+    prepare_turn(tables.views, population.cells, population.ages, population.genomes, 0, views_buffer,
+                 genomes_buffer)
+    finish_turn(np.zeros(0, np.int64), tables.trans, tables.width, tables.start_cells, *population, fitness,
+                0, np.zeros(1, np.uint64))
 
 
 def _numpy_moves(player, views, genomes, turn, seed) -> np.ndarray:
@@ -351,8 +357,9 @@ def _numpy_moves(player, views, genomes, turn, seed) -> np.ndarray:
     return (moves[:, 1] + 1) * 3 + moves[:, 0] + 1
 
 
-def _python_moves(player, views_as_tuples, cells, ages, genomes, turn, seed, watch=None) -> np.ndarray:
-    moving = ages < kernels.LIFESPAN
+def _python_moves(player, views_as_tuples, population, n, turn, seed, watch=None) -> np.ndarray:
+    cells, ages, _, genomes = (array[:n] for array in population)
+    moving = ages < LIFESPAN
     cell_list = cells[moving].tolist()
     # genomes as Python ints: low word | high word << 64, all in C-level map() loops
     genome_ints = map(operator.or_, genomes[moving, 0].tolist(),

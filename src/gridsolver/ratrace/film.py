@@ -17,16 +17,14 @@ that a rat can stand on were occupied on every sampled turn.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from gridsolver.core.film import Film, Frame
+from gridsolver.ratrace.jobs import GameJob
 from gridsolver.ratrace.players import Player
 from gridsolver.ratrace.rules import TELEPORTER, TRAP, WALL, Track
-
-if TYPE_CHECKING:
-    from gridsolver.ratrace.sandbox import Job
 
 #: The most frames a film has besides the start (a game this long or shorter shows every turn).
 MAX_FRAMES = 300
@@ -127,7 +125,7 @@ def _points(n: int) -> str:
 
 
 def film(track: Track, player: Player, game_seed: int, turns: int, first: int = 0,
-         play: Callable[[Job], Any] | None = None) -> Film:
+         play: Callable[[GameJob], Any] | None = None) -> Film:
     """The game of ``player`` on ``track`` with seed ``game_seed`` up to turn ``turns``, sampled from
     turn ``first`` on (the turns before it are played, not shown).
 
@@ -135,9 +133,7 @@ def film(track: Track, player: Player, game_seed: int, turns: int, first: int = 
     player belongs: in a child process for a user's player (see :mod:`gridsolver.ratrace.sandbox`);
     by default in this process.
     """
-    from gridsolver.ratrace.sandbox import Job
-
-    job = Job("play_sampled", (track, game_seed, turns, sample_turns(turns, first)))
+    job = GameJob("play_sampled", (track, game_seed, turns, sample_turns(turns, first)))
     if play is None:
         from gridsolver.ratrace import controller
 

@@ -50,6 +50,7 @@ from gridsolver.core.errors import InputError
 from gridsolver.core.game import Game, NamedBoard, Progress, Replayed, check_seed, make_budget
 from gridsolver.core.options import Option
 from gridsolver.core.result import Result, Stats
+from gridsolver.ratrace.generate import generate_track
 from gridsolver.ratrace.guard import (
     DEFAULT_GAME_LIMIT_S,
     DEFAULT_MOVE_LIMIT_S,
@@ -58,12 +59,12 @@ from gridsolver.ratrace.guard import (
     PlayerError,
     make_guard,
 )
+from gridsolver.ratrace.jobs import GameJob
 from gridsolver.ratrace.players import Player, as_player
 from gridsolver.ratrace.rules import MOVES, Track
 from gridsolver.ratrace.track import (
     MAX_DIGITS,
     format_track,
-    generate_track,
     parse_track,
     render_track,
     shown,
@@ -73,7 +74,6 @@ from gridsolver.ratrace.track import (
 if TYPE_CHECKING:
     from gridsolver.core.film import Film
     from gridsolver.ratrace.outcome import GameResult
-    from gridsolver.ratrace.sandbox import Job
 
 DEFAULT_TURNS = 10_000
 SEED_PREFIX = "seed/"
@@ -199,8 +199,8 @@ class RatRaceGame(Game[Track, Move]):
                              f"{options.get('turns', DEFAULT_TURNS):,} (--turns)")
         player = replay_player(options)
         self._check_track(board)
-        game, _ = self._play(player, guard_of(options), _job("play_on_track", (board, game_seed, turns)),
-                             f"track {self.label(board)} (replay)")
+        job = GameJob.of("play_on_track", (board, game_seed, turns))
+        game, _ = self._play(player, guard_of(options), job, f"track {self.label(board)} (replay)")
         return Replayed(board, game.points, True, game.turns)
 
     def film(self, board: Track, solution: Any, options: Mapping[str, Any], **view: Any) -> Film:
@@ -298,12 +298,12 @@ class RatRaceGame(Game[Track, Move]):
         if replayed and budget.time_s is not None:
             play = replace(budget, time_s=budget.time_s * PLAY_SHARE)  # the same start
         # the per-game limit of a guarded player stays reckoned from --time (the budget's figures)
-        job = _job("play_on_track", (board, game_seed, options["turns"], play), budget)
+        job = GameJob.of("play_on_track", (board, game_seed, options["turns"], play), budget)
         game, peak_mb = self._play(player, guard_of(options), job, where or f"track {label}")
         return self.game_result(board, label, player.name, game_seed, game, peak_mb)
 
     @staticmethod
-    def _play(player: Player, guard: Guard, job: Job, where: str) -> tuple[Any, float]:
+    def _play(player: Player, guard: Guard, job: GameJob, where: str) -> tuple[Any, float]:
         """A controller function's game: in a child process for a user's player (see
         :mod:`gridsolver.ratrace.sandbox`), else here."""
         from gridsolver.ratrace import sandbox
@@ -412,14 +412,6 @@ def guard_of(options: Mapping[str, Any]) -> Guard:
     """The limits the player of a game's options plays under (the defaults for a plain name)."""
     guard = getattr(options.get("player"), "guard", None)
     return guard if isinstance(guard, Guard) else Guard()
-
-
-def _job(function: str, args: tuple[Any, ...], budget: Budget | None = None) -> Job:
-    from gridsolver.ratrace.sandbox import Job
-
-    if budget is None:
-        return Job(function, args)
-    return Job(function, args, budget.time_s, budget.memory_mb)
 
 
 def replay_player(options: Mapping[str, Any]) -> Player:

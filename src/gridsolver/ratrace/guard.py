@@ -47,6 +47,25 @@ WATCH_SLOTS = 8
 IDLE, PREPARING, PLAYING = 0, 1, 2
 
 
+def watch_job(watch: Any, job_id: int) -> None:
+    """Tell the watch that job ``job_id`` is being prepared (loaded and compiled; no turn played)."""
+    watch[WATCH_TURN_BASE] = watch[WATCH_TURN] = watch[WATCH_MOVES] = 0
+    watch[WATCH_PHASE] = PREPARING
+    watch[WATCH_JOB] = job_id
+
+
+def watched_progress(watch: Any) -> tuple[int, int, int]:
+    """What changes while a game makes progress: the turn (its base and count) and the rat-moves."""
+    return (watch[WATCH_TURN_BASE], watch[WATCH_TURN], watch[WATCH_MOVES])
+
+
+def watched_turn(watch: Any) -> int | None:
+    """The turn the watch last heard of, counted from the game's start (None before its first)."""
+    if watch[WATCH_TURN] <= 0:
+        return None
+    return int(watch[WATCH_TURN_BASE] + watch[WATCH_TURN])
+
+
 @dataclass(frozen=True)
 class Guard:
     """The limits a user's player plays under.

@@ -1,8 +1,10 @@
-"""The first rats of a game, drawn from the controller's generator."""
+"""A game's rats: the first ones, drawn from the controller's generator, and the arrays the kernels
+keep them in."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -23,6 +25,21 @@ class Rat:
     genome: int  # 100 bits in a Python int
 
 
+class Population(NamedTuple):
+    """The rats of a game as the kernels hold them: arrays indexed by rat, in turn order.
+
+    ``cells`` (``y * width + x``), ``ages``, ``goals`` (int64) and ``genomes``
+    (two uint64 words per rat). Only the first ``n`` rats (a count kept beside
+    the bundle) are alive; the rest is room for newborns. The kernels make a
+    new bundle when the population outgrows it (:func:`~gridsolver.ratrace.kernels.breed.grow`).
+    """
+
+    cells: np.ndarray
+    ages: np.ndarray
+    goals: np.ndarray
+    genomes: np.ndarray
+
+
 def first_rats(rng: SplitMix, start_cells: list[int], count: int = FIRST_RATS) -> list[Rat]:
     """``count`` rats with random genomes, age 0, on random start cells (x = 0)."""
     rats = []
@@ -34,8 +51,8 @@ def first_rats(rng: SplitMix, start_cells: list[int], count: int = FIRST_RATS) -
     return rats
 
 
-def to_arrays(rats: list[Rat], width: int, capacity: int = 64) -> tuple[np.ndarray, ...]:
-    """Population arrays (cells, ages, goals, genomes) for the kernels, with spare capacity."""
+def to_arrays(rats: list[Rat], width: int, capacity: int = 64) -> Population:
+    """The kernels' arrays of ``rats``, with spare capacity."""
     capacity = max(capacity, 2 * len(rats))
     cells = np.zeros(capacity, np.int64)
     ages = np.zeros(capacity, np.int64)
@@ -47,4 +64,4 @@ def to_arrays(rats: list[Rat], width: int, capacity: int = 64) -> tuple[np.ndarr
         goals[i] = rat.goals
         genomes[i, 0] = rat.genome & ((1 << 64) - 1)
         genomes[i, 1] = rat.genome >> 64
-    return cells, ages, goals, genomes
+    return Population(cells, ages, goals, genomes)

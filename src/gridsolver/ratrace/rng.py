@@ -1,7 +1,7 @@
 """The controller's random generator (splitmix64), in plain Python.
 
 The game kernels carry the same generator as one ``uint64`` state word
-(:mod:`gridsolver.ratrace.kernels`); this module is its reference and seeds
+(:mod:`gridsolver.ratrace.kernels.splitmix`); this module is its reference and seeds
 it. Keeping the controller's stream apart from the players' (numba's
 ``np.random``, numpy's and Python's global generators) means a player's
 random calls never change tracks, start cells or breeding.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
-_MUL1 = 0xBF58476D1CE4E5B9
-_MUL2 = 0x94D049BB133111EB
+MUL1 = 0xBF58476D1CE4E5B9
+MUL2 = 0x94D049BB133111EB
 _TO_UNIT = 1.0 / (1 << 53)
 
 GAME_STREAM = 0x67616D65  # "game"
@@ -22,8 +22,8 @@ PLAYER_STREAM = 0x706C6179  # "play"
 def mix(value: int) -> int:
     """The splitmix64 output function (a bijection on 64-bit words)."""
     z = value & MASK
-    z = ((z ^ (z >> 30)) * _MUL1) & MASK
-    z = ((z ^ (z >> 27)) * _MUL2) & MASK
+    z = ((z ^ (z >> 30)) * MUL1) & MASK
+    z = ((z ^ (z >> 27)) * MUL2) & MASK
     return z ^ (z >> 31)
 
 

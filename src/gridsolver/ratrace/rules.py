@@ -26,6 +26,11 @@ MAX_WIDTH = 256
 MAX_HEIGHT = 256
 COLOURS = 16
 LIFESPAN = 100  # a rat whose age is 100 at the start of a turn dies
+GENOME_BITS = 100  # a rat's genome: bits 0..99 (two uint64 words in the kernels, bits 100..127 zero)
+NEWBORNS = 10  # rats bred at the end of every turn
+CROSSOVER_SWITCH = 0.05  # a child's genome switches parent before each later bit with this probability
+MUTATION = 0.01  # then each bit flips with this probability
+GOAL_POINTS_FITNESS = 50  # a rat's fitness is 1 + x + 50 x its goals
 VIEW_RADIUS = 2
 OUTSIDE = -1  # the colour a rat sees outside the track
 

@@ -64,14 +64,14 @@ from gridsolver.ratrace.guard import (
     PREPARE_LIMIT_S,
     PROCESS_OVERHEAD_MB,
     WATCH_JOB,
-    WATCH_MOVES,
     WATCH_PHASE,
     WATCH_SLOTS,
-    WATCH_TURN,
-    WATCH_TURN_BASE,
     Guard,
     PlayerError,
+    watched_progress,
+    watched_turn,
 )
+from gridsolver.ratrace.jobs import GameJob
 from gridsolver.ratrace.players import Player
 
 #: How often (s) the parent looks at a running game: the per-move limit is kept to about this.
@@ -91,17 +91,6 @@ _BOOT = ("import sys\n"
          "serve(conn, int(sys.argv[2]))\n")
 
 
-@dataclass(frozen=True)
-class Job:
-    """One game for a child: ``controller.<function>(player, *args)``, with the game's budget figures
-    (``time_s`` sets its wall limit, ``memory_mb`` its process's memory cap; None: none given)."""
-
-    function: str
-    args: tuple[Any, ...]
-    time_s: float | None = None
-    memory_mb: float | None = None
-
-
 class Cancelled(BaseException):  # noqa: N818 - a stop request, like KeyboardInterrupt, not an error
     """The game was stopped because its tournament was interrupted (see :func:`cancelling`)."""
 
@@ -111,7 +100,7 @@ def isolates(player: Player, guard: Guard) -> bool:
     return SUPPORTED and guard.isolate and not player.builtin
 
 
-def run(player: Player, guard: Guard, job: Job, *, where: str) -> tuple[Any, float]:
+def run(player: Player, guard: Guard, job: GameJob, *, where: str) -> tuple[Any, float]:
     """``controller.<job.function>(player, *job.args)``: in a child when the player is isolated, else
     here. Returns (its value, the peak memory in MB of the process that played it); a misbehaving
     player raises :class:`PlayerError` said about ``where`` (e.g. ``track 3 (seed 102)``)."""
@@ -125,7 +114,7 @@ def run(player: Player, guard: Guard, job: Job, *, where: str) -> tuple[Any, flo
         _give_back(child)
 
 
-def _run_here(player: Player, job: Job, where: str) -> tuple[Any, float]:
+def _run_here(player: Player, job: GameJob, where: str) -> tuple[Any, float]:
     from gridsolver.core.budget import peak_rss_mb
     from gridsolver.ratrace import controller
 
@@ -251,7 +240,7 @@ class _Child:
     def alive(self) -> bool:
         return not self.broken and self.process.poll() is None
 
-    def play(self, ref: str | bytes, name: str, guard: Guard, job: Job, where: str) -> tuple[Any, float]:
+    def play(self, ref: str | bytes, name: str, guard: Guard, job: GameJob, where: str) -> tuple[Any, float]:
         """Play ``job`` and return (value, the child's peak MB), or raise PlayerError / Cancelled."""
         self.jobs += 1
         running = _Running(self.jobs, time.monotonic())
@@ -335,7 +324,7 @@ class _Child:
                               f"{self.process.returncode})", running, where)
         raise self._error(name, _death(self.process.returncode), running, where)
 
-    def _problem(self, running: _Running, guard: Guard, job: Job, cap_mb: float | None) -> str | None:
+    def _problem(self, running: _Running, guard: Guard, job: GameJob, cap_mb: float | None) -> str | None:
         """Why the game must be stopped now, if it must."""
         now = time.monotonic()
         if running.output_bytes > OUTPUT_LIMIT_BYTES:
@@ -350,14 +339,14 @@ class _Child:
                         f"({_memory_rule(job.memory_mb)})")
         return overdue
 
-    def _overdue(self, running: _Running, guard: Guard, job: Job, now: float) -> str | None:
+    def _overdue(self, running: _Running, guard: Guard, job: GameJob, now: float) -> str | None:
         """Which time limit the game has run past, if any."""
         if self.watch[WATCH_JOB] != running.job_id or self.watch[WATCH_PHASE] != PLAYING:
             if running.started is None and now - running.sent > PREPARE_LIMIT_S:
                 return (f"loading the player and compiling the game loop for it took more than "
                         f"{PREPARE_LIMIT_S:g} s")
             return None
-        progress = (self.watch[WATCH_TURN_BASE], self.watch[WATCH_TURN], self.watch[WATCH_MOVES])
+        progress = watched_progress(self.watch)
         if running.started is None:
             running.started = running.progressed = now
         if progress != running.progress:
@@ -381,9 +370,9 @@ class _Child:
 
     def _turn(self, running: _Running) -> int | None:
         """The turn the watch last heard of in this game (None before its first turn)."""
-        if self.watch[WATCH_JOB] != running.job_id or self.watch[WATCH_TURN] <= 0:
+        if self.watch[WATCH_JOB] != running.job_id:
             return None
-        return int(self.watch[WATCH_TURN_BASE] + self.watch[WATCH_TURN])
+        return watched_turn(self.watch)
 
     def kill(self) -> None:
         """Kill the child and whatever processes its player started (its process group)."""

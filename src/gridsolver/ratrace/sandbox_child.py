@@ -28,15 +28,12 @@ import numpy as np
 
 from gridsolver.ratrace.guard import (
     IDLE,
-    PREPARING,
-    WATCH_JOB,
-    WATCH_MOVES,
     WATCH_PHASE,
     WATCH_SLOTS,
-    WATCH_TURN,
-    WATCH_TURN_BASE,
     PlayerError,
     raised,
+    watch_job,
+    watched_turn,
 )
 from gridsolver.ratrace.players import Player
 
@@ -58,9 +55,7 @@ def serve(conn: Connection, watch_fd: int) -> None:
             job_id, ref, function, args, cap_mb = conn.recv()
         except (EOFError, OSError):
             return
-        watch[WATCH_TURN_BASE] = watch[WATCH_TURN] = watch[WATCH_MOVES] = 0
-        watch[WATCH_PHASE] = PREPARING
-        watch[WATCH_JOB] = job_id
+        watch_job(watch, job_id)
         reply = _play(controller, players, job_id, ref, function, args, cap_mb, watch)
         watch[WATCH_PHASE] = IDLE
         _flush()
@@ -83,8 +78,7 @@ def _play(controller: Any, players: dict[str | bytes, Player], job_id: int, ref:
     except PlayerError as exc:
         return ("failed", job_id, exc.reason, exc.turn)
     except BaseException as exc:  # noqa: BLE001 - SystemExit, KeyboardInterrupt: all the player's doing
-        turn = int(watch[WATCH_TURN_BASE] + watch[WATCH_TURN]) if watch[WATCH_TURN] > 0 else None
-        return ("failed", job_id, raised(exc), turn)
+        return ("failed", job_id, raised(exc), watched_turn(watch))
 
 
 def _player(players: dict[str | bytes, Player], ref: str | bytes) -> Player:

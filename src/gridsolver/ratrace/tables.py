@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from gridsolver.ratrace.rules import VIEW_RADIUS, Track, transitions
 
 
-@dataclass
-class TrackTables:
-    """``trans[cell, move]``, ``views[cell]`` (5 x 5 colours) and the start cells as cell numbers."""
+class TrackTables(NamedTuple):
+    """A track as the kernels read it (made once per game, handed down to every kernel).
+
+    ``trans[cell, move]`` (the new cell, DEAD or GOAL: :func:`gridsolver.ratrace.rules.transitions`),
+    ``views[cell]`` (the 5 x 5 colours a rat on that cell sees), the start cells as cell numbers and
+    the track's width (a cell is ``y * width + x``).
+    """
 
     trans: np.ndarray
     views: np.ndarray

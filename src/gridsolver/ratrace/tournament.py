@@ -27,16 +27,17 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, NamedTuple
+from typing import Any
 
 from gridsolver.core import interrupt
 from gridsolver.core.errors import InputError
 from gridsolver.core.game import check_seed, check_workers, make_budget
 from gridsolver.core.result import Result, Stats
 from gridsolver.ratrace.game import DEFAULT_TURNS, GAME, SEED_PREFIX
+from gridsolver.ratrace.generate import generate_track
 from gridsolver.ratrace.guard import Guard, make_guard
+from gridsolver.ratrace.jobs import TrackJob
 from gridsolver.ratrace.players import Player, as_player
-from gridsolver.ratrace.track import generate_track
 
 DEFAULT_TRACKS = 50
 DEFAULT_MEMORY_MB = 2048.0
@@ -44,20 +45,6 @@ DEFAULT_MEMORY_MB = 2048.0
 MAX_TRACKS = 100_000
 #: Built-in players' tracks go to loky's workers this many at a time (no million futures at once).
 BATCH = 10_000
-
-
-
-class Job(NamedTuple):
-    """What a worker gets for one track."""
-
-    player: Any  # a name or file spec, a Player, or a Player pickled by value (bytes)
-    number: int  # the track's number in its tournament, from 1
-    seed: int  # the track's seed
-    turns: int
-    time_s: float | None
-    memory_mb: float | None
-    nodes: int | None
-    guard: Guard  # how a user's player is guarded
 
 
 class TournamentError(InputError):
@@ -269,7 +256,7 @@ def play(player: Any, *, tracks: int = DEFAULT_TRACKS, seed: int = 0, turns: int
         if on_result:
             on_result(index, result)
 
-    jobs = (Job(ref, i + 1, seed + i, turns, time, memory, nodes, guard) for i in range(tracks))
+    jobs = (TrackJob(ref, i + 1, seed + i, turns, time, memory, nodes, guard) for i in range(tracks))
     label = f"ratrace {loaded.name}"
     try:
         if cluster is None and _isolated(loaded, guard, ref):
@@ -336,7 +323,7 @@ def _isolated(loaded: Player, guard: Guard, ref: Any) -> bool:
     return sandbox.isolates(loaded, guard) and (isinstance(ref, str) or sandbox.shipped(loaded) is not None)
 
 
-def _play_mapped(jobs: Iterator[Job], tracks: int, count: int, cluster: str | None, label: str,
+def _play_mapped(jobs: Iterator[TrackJob], tracks: int, count: int, cluster: str | None, label: str,
                  collect: Callable[[int, Result], None]) -> None:
     """Built-in players (and Dask): loky's workers, this process or the cluster, BATCH tracks a map."""
     from gridsolver.core.parallel import parallel_map
@@ -350,7 +337,7 @@ def _play_mapped(jobs: Iterator[Job], tracks: int, count: int, cluster: str | No
         parallel_map(play_track, batch, workers=count, cluster=cluster, label=label, on_result=heard)
 
 
-def _play_in_children(jobs: Iterable[Job], tracks: int, count: int, label: str,
+def _play_in_children(jobs: Iterable[TrackJob], tracks: int, count: int, label: str,
                       collect: Callable[[int, Result], None]) -> None:
     """A user's player: ``count`` threads here, each playing its tracks in its own child process (see
     :mod:`gridsolver.ratrace.sandbox`); a few tracks are queued ahead, never the whole tournament."""
@@ -396,14 +383,14 @@ def _threads(count: int) -> ThreadPoolExecutor:
     return _EXECUTOR[1]
 
 
-def _play_track_in_thread(job: Job, cancel: threading.Event) -> Result:
+def _play_track_in_thread(job: TrackJob, cancel: threading.Event) -> Result:
     from gridsolver.ratrace.sandbox import cancelling
 
     with cancelling(cancel):
         return play_track(job)
 
 
-def play_track(job: Job) -> Result:
+def play_track(job: TrackJob) -> Result:
     """One track of a tournament (module-level, so workers can run it): the contract's solve, not
     replayed; a failing player makes a failed Result (see ``RatRaceGame.failed_result``)."""
     player = _unship(job.player) if isinstance(job.player, bytes) else job.player

@@ -1,9 +1,4 @@
-"""Generating tracks from a seed; the track text format; showing tracks (people, JSON).
-
-Track generation follows the spec step by step with one numpy generator
-seeded from the track seed, so ``track --seed S`` and track 1 of
-``play --seed S`` are the same track. A track with fewer than 10 start cells
-is thrown away and the same generator draws the next one.
+"""The track text format, and showing tracks to people and to other tools (JSON).
 
 The text format (:func:`format_track`, :func:`parse_track`) holds a whole
 track, so that reading the text back gives an equal track::
@@ -28,6 +23,7 @@ one hex digit (the colour) per x; the last four columns are the goal.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -47,50 +43,7 @@ from gridsolver.ratrace.rules import (
     WIDTH,
     Track,
     start_cells,
-    transitions,
 )
-
-MIN_START_CELLS = 10
-_TRACK_STREAM = 0x747261636B  # "track": keeps the track stream apart from other seeded streams
-
-NONZERO_OFFSETS_4 = [(dx, dy) for dy in range(-4, 5) for dx in range(-4, 5) if (dx, dy) != (0, 0)]
-OFFSETS_1 = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
-
-
-def track_rng(seed: int) -> np.random.Generator:
-    """The generator of a track: any int seed (negative too) gives its own stream."""
-    return np.random.default_rng([seed % 2**64, _TRACK_STREAM])
-
-
-def generate_track(seed: int, width: int = WIDTH, height: int = HEIGHT) -> Track:
-    """The track of ``seed``, with its start cells (regenerated until it has 10)."""
-    rng = track_rng(seed)
-    while True:
-        track = _draw_track(rng, width, height, seed)
-        track.start_cells = start_cells(track, transitions(track))
-        if len(track.start_cells) >= MIN_START_CELLS:
-            return track
-
-
-def _draw_track(rng: np.random.Generator, width: int, height: int, seed: int) -> Track:
-    order = rng.permutation(COLOURS)
-    kinds = np.empty(COLOURS, dtype=np.int64)
-    kinds[order[:8]] = EMPTY
-    kinds[order[8:12]] = TELEPORTER
-    kinds[order[12:14]] = TRAP
-    kinds[order[14:16]] = WALL
-    offsets = np.zeros((COLOURS, 2), dtype=np.int64)
-    teleporters = order[8:12]
-    for k in range(2):  # two random offsets, the other two colours get their negations
-        offsets[teleporters[k]] = NONZERO_OFFSETS_4[rng.integers(len(NONZERO_OFFSETS_4))]
-        offsets[teleporters[k + 2]] = -offsets[teleporters[k]]
-    for colour in order[12:14]:
-        offsets[colour] = OFFSETS_1[rng.integers(len(OFFSETS_1))]
-    colours = rng.integers(COLOURS, size=(height, width))
-    empties = np.sort(order[:8])
-    goal_x = width - 4
-    colours[:, goal_x:] = empties[rng.integers(8, size=(height, width - goal_x))]
-    return Track(colours=colours, kinds=kinds, offsets=offsets, seed=seed)
 
 
 def track_to_json(track: Track) -> dict[str, Any]:
@@ -127,17 +80,21 @@ _SIZE_LIMIT = (f"rat race tracks are at most {MAX_WIDTH} wide and {MAX_HEIGHT} h
                f"the standard track is {WIDTH} x {HEIGHT}")
 
 
+def colour_kinds(track: Track) -> Iterator[tuple[int, int, tuple[int, int] | None]]:
+    """Each colour of ``track`` with its kind and, for a teleporter or trap, its offset ``(dx, dy)``."""
+    for c in range(COLOURS):
+        kind = int(track.kinds[c])
+        dx, dy = (int(v) for v in track.offsets[c])
+        yield c, kind, (dx, dy) if kind in (TELEPORTER, TRAP) else None
+
+
 def format_track(track: Track) -> str:
     """The track as text; :func:`parse_track` of it gives an equal track."""
     lines = [] if track.seed is None else [f"seed: {track.seed}"]
     lines.append(" ".join(["start:", *(str(int(y)) for y in track.start_cells)]))
-    for c in range(COLOURS):
-        kind = int(track.kinds[c])
+    for c, kind, offset in colour_kinds(track):
         text = f"colour {c}: {KIND_NAMES[kind]}"
-        if kind in (TELEPORTER, TRAP):
-            dx, dy = (int(v) for v in track.offsets[c])
-            text += f" {dx} {dy}"
-        lines.append(text)
+        lines.append(text if offset is None else f"{text} {offset[0]} {offset[1]}")
     lines += ["".join(_HEX[int(c)] for c in row) for row in track.colours]
     return "\n".join(lines)
 
@@ -300,13 +257,9 @@ _KIND_MARK = {EMPTY: ".", TELEPORTER: "T", TRAP: "X", WALL: "#"}
 def render_track(track: Track) -> str:
     """The track for people: colours in hex, then kinds, lethal cells and start cells."""
     lines = [f"track seed {track.seed}: {track.width} x {track.height}, goal at x >= {track.goal_x}"]
-    for c in range(COLOURS):
-        kind = int(track.kinds[c])
-        text = f"  colour {c:x} ({c:2d}): {KIND_NAMES[kind]}"
-        if kind in (TELEPORTER, TRAP):
-            dx, dy = (int(v) for v in track.offsets[c])
-            text += f" offset ({dx:+d}, {dy:+d})"
-        lines.append(text)
+    for c, kind, offset in colour_kinds(track):
+        lines.append(f"  colour {c:x} ({c:2d}): {KIND_NAMES[kind]}"
+                     + ("" if offset is None else f" offset ({offset[0]:+d}, {offset[1]:+d})"))
     lines.append("colours (hex; '>' marks a start cell, '|' the goal line):")
     for y in range(track.height):
         row = "".join(f"{int(c):x}" for c in track.colours[y])

@@ -1,16 +1,16 @@
-"""Helpers for numba players: reading genome bits (njit, inlined into the game loop)."""
+"""Helpers for numba players: reading genome bits, keeping the best move (njit, inlined into the game
+loop)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-GENOME_BITS = 100
-
 
 @njit(cache=True, inline="always")
 def genome_bit(genome: np.ndarray, i: int) -> int:
-    """Bit ``i`` (0..99) of a genome held in two uint64 words."""
+    """Bit ``i`` (0 .. 99: :data:`gridsolver.ratrace.rules.GENOME_BITS`) of a genome held in two uint64
+    words."""
     return int((genome[i >> 6] >> np.uint64(i & 63)) & np.uint64(1))
 
 
@@ -25,6 +25,20 @@ def genome_chunk(genome: np.ndarray, start: int, width: int) -> int:
     if shift + width > 64:
         value |= genome[(start >> 6) + 1] << np.uint64(64 - shift)
     return int(value & np.uint64((1 << width) - 1))
+
+
+@njit(cache=True, inline="always")
+def keep_best(score: int, dy: int, best: int, best_dy: int, ties: int) -> tuple[int, int, int]:
+    """``(best, best_dy, ties)`` once the move ``dy`` scoring ``score`` is weighed: a better move
+    replaces the best, a tie replaces it with probability 1 / ties (reservoir sampling, numba's
+    generator), so each of the tied moves is kept with the same probability."""
+    if score > best:
+        return score, dy, 1
+    if score == best:
+        ties += 1
+        if np.random.randint(0, ties) == 0:
+            return best, dy, ties
+    return best, best_dy, ties
 
 
 def genome_chunk_reference(genome: np.ndarray, start: int, width: int) -> int:

@@ -8,10 +8,9 @@ random. Seeing two columns ahead lets the genome learn to avoid targets
 whose every continuation is bad.
 """
 
-import numpy as np
 from numba import njit
 
-from gridsolver.ratrace.players.api import genome_chunk
+from gridsolver.ratrace.players.api import genome_chunk, keep_best
 
 
 @njit(cache=True, inline="always")
@@ -40,10 +39,5 @@ def look_ahead(view, genome):
             total += b1 + b2 + b3
         else:
             total += b2 + b3 + b4
-        if total > best:
-            best, best_dy, ties = total, dy, 1
-        elif total == best:
-            ties += 1
-            if np.random.randint(0, ties) == 0:
-                best_dy = dy
+        best, best_dy, ties = keep_best(total, dy, best, best_dy, ties)
     return 1, best_dy

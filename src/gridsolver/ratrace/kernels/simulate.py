@@ -1,16 +1,17 @@
-"""The game loop in numba: rats as numpy arrays that grow with the population.
+"""The game in numba: every rat moves, the dead are squeezed out, ten are bred, turn after turn.
 
-A population is five arrays indexed by rat, in turn order: ``cells``
-(``y * width + x``), ``ages``, ``goals``, ``genomes`` (two uint64 words per
-rat) and ``fitness`` (scratch for breeding). Rats that die are squeezed out
-in the same pass that moves them, so the arrays stay dense and ordered; when
-ten newborns do not fit, every array doubles. Memory is therefore linear in
-the population (about 48 bytes per rat slot).
+A population is a :class:`~gridsolver.ratrace.population.Population` bundle
+(``cells``, ``ages``, ``goals``, ``genomes``: arrays indexed by rat, in turn
+order) plus a ``fitness`` scratch array for breeding. Rats that die are
+squeezed out in the same pass that moves them, so the arrays stay dense and
+ordered; when ten newborns do not fit, every array doubles. Memory is
+therefore linear in the population (about 48 bytes per rat slot).
 
-The rules come in as tables built by :mod:`gridsolver.ratrace.rules`:
-``trans[cell, move]`` (new cell, DEAD or GOAL) and ``views[cell]`` (the 5 x 5
-colours a rat on that cell sees). The controller's randomness is splitmix64
-on ``rng[0]`` (same stream as :class:`gridsolver.ratrace.rng.SplitMix`).
+The track comes in as a :class:`~gridsolver.ratrace.tables.TrackTables`
+bundle built from :mod:`gridsolver.ratrace.rules`: ``trans[cell, move]``
+(new cell, DEAD or GOAL) and ``views[cell]`` (the 5 x 5 colours a rat on
+that cell sees). The controller's randomness is splitmix64 on ``rng[0]``
+(:mod:`.splitmix`).
 
 :func:`loop_for` gives a numba player's whole game as one kernel, the
 player compiled in: a built-in player's loop is cached on disk like every
@@ -32,28 +33,20 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from gridsolver.core.kernels.clock import budget_check
-from gridsolver.core.kernels.stops import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (status codes)
+from gridsolver.core.kernels.stops import DOOMED, FOUND, OUT_OF_MEMORY
 from gridsolver.ratrace.guard import WATCH_MOVES, WATCH_TURN
+from gridsolver.ratrace.kernels.breed import breed, grow
+from gridsolver.ratrace.kernels.splitmix import below
+from gridsolver.ratrace.population import Population
+from gridsolver.ratrace.rules import DEAD, GOAL, LIFESPAN, NEWBORNS
 
-LIFESPAN = 100
-GOAL_POINTS_FITNESS = 50
-NEWBORNS = 10
-CROSSOVER_SWITCH = 0.05
-MUTATION = 0.01
-GENOME_BITS = 100
-DEAD = -1
-GOAL = -2
-
-# Game status codes (the fourth value of a game's stats).
-# OUT_OF_TIME, OUT_OF_NODES (the rat-move limit, --nodes) and OUT_OF_MEMORY are core's.
-RUNNING = 0
-FINISHED = 1  # all turns played
-EXTINCT = 5  # fewer than 2 rats alive
-ILLEGAL = 6  # the player returned an illegal move
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MUL1 = np.uint64(0xBF58476D1CE4E5B9)
-_MUL2 = np.uint64(0x94D049BB133111EB)
+# How a game ended (the status a game loop returns), in core's table of stop codes; the budget
+# stops OUT_OF_TIME, OUT_OF_NODES (the rat-move limit, --nodes) and OUT_OF_MEMORY are core's too.
+FINISHED = FOUND  # all turns played
+EXTINCT = DOOMED  # fewer than 2 rats alive: the game cannot go on
+#: The player returned something that is not a move; core's table has no code for it (a player is
+#: code run inside the kernel, which no search has), so it takes the first number past the table.
+ILLEGAL = 8
 
 
 @intrinsic
@@ -86,98 +79,6 @@ def borrow_row(typingctx, array, index):  # pragma: no cover - runs inside numba
 
 
 @njit(cache=True, inline="always")
-def next_u64(rng):
-    state = rng[0] + _GOLDEN
-    rng[0] = state
-    z = (state ^ (state >> np.uint64(30))) * _MUL1
-    z = (z ^ (z >> np.uint64(27))) * _MUL2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
-def uniform(rng):
-    return float(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True, inline="always")
-def below(rng, n):
-    return int(uniform(rng) * n)
-
-
-@njit(cache=True)
-def seed_player_stream(seed):
-    """Seed numba's own ``np.random`` (the numba players' stream) in this process."""
-    np.random.seed(seed)
-
-
-@njit(cache=True)
-def _pick_parent(fitness, n, total, rng, other):
-    """A rat among the first n with probability proportional to fitness, not ``other``."""
-    while True:
-        r = below(rng, total)
-        lo, hi = 0, n - 1
-        while lo < hi:  # first j with fitness[j] > r (fitness holds running sums)
-            mid = (lo + hi) >> 1
-            if fitness[mid] > r:
-                hi = mid
-            else:
-                lo = mid + 1
-        if lo != other:
-            return lo
-
-
-@njit(cache=True)
-def breed(cells, ages, goals, genomes, fitness, n, width, start_cells, rng):
-    """Append ten children of the first n rats (capacity must allow n + 10)."""
-    total = 0
-    for j in range(n):
-        total += 1 + cells[j] % width + GOAL_POINTS_FITNESS * goals[j]
-        fitness[j] = total
-    one = np.uint64(1)
-    for k in range(NEWBORNS):
-        a = _pick_parent(fitness, n, total, rng, -1)
-        b = _pick_parent(fitness, n, total, rng, a)
-        source = a if below(rng, 2) == 0 else b
-        word0 = np.uint64(0)
-        word1 = np.uint64(0)
-        for bit in range(GENOME_BITS):
-            if bit > 0 and uniform(rng) < CROSSOVER_SWITCH:
-                source = b if source == a else a
-            value = (genomes[source, bit >> 6] >> np.uint64(bit & 63)) & one
-            if bit < 64:
-                word0 |= value << np.uint64(bit)
-            else:
-                word1 |= value << np.uint64(bit - 64)
-        for bit in range(GENOME_BITS):
-            if uniform(rng) < MUTATION:
-                if bit < 64:
-                    word0 ^= one << np.uint64(bit)
-                else:
-                    word1 ^= one << np.uint64(bit - 64)
-        child = n + k
-        genomes[child, 0] = word0
-        genomes[child, 1] = word1
-        cells[child] = start_cells[below(rng, len(start_cells))]
-        ages[child] = 0
-        goals[child] = 0
-
-
-@njit(cache=True)
-def grow(cells, ages, goals, genomes, fitness, n):
-    """The population arrays with twice the capacity (first n rats copied)."""
-    capacity = 2 * len(cells)
-    new_cells = np.empty(capacity, np.int64)
-    new_ages = np.empty(capacity, np.int64)
-    new_goals = np.empty(capacity, np.int64)
-    new_genomes = np.zeros((capacity, 2), np.uint64)
-    new_cells[:n] = cells[:n]
-    new_ages[:n] = ages[:n]
-    new_goals[:n] = goals[:n]
-    new_genomes[:n] = genomes[:n]
-    return new_cells, new_ages, new_goals, new_genomes, np.empty(capacity, np.int64)
-
-
-@njit(cache=True, inline="always")
 def _legal(value):
     return value == -1 or value == 0 or value == 1
 
@@ -187,13 +88,16 @@ def player(view, genome):  # pragma: no cover - a stand-in, never called
     raise NotImplementedError("game_loop runs only as a copy made by loop_for")
 
 
-def game_loop(trans, views, width, start_cells, cells, ages, goals, genomes, n, rng,
-              turns, deadline_ns, max_moves, max_rats, watch):
+def game_loop(track, rats, n, rng, turns, limits, watch):
     """Play a game with the numba player ``player`` from a given population (see :func:`loop_for`).
 
-    Returns ``(points, turns_played, alive, rat_moves, status, peak_rats,
-    bad_rat, bad_dx, bad_dy, cells, ages, goals, genomes)``: bad_* describe an
-    illegal move; the arrays hold the final population (they may have grown).
+    ``track`` is the track's :class:`~gridsolver.ratrace.tables.TrackTables`,
+    ``rats`` the :class:`~gridsolver.ratrace.population.Population` whose
+    first ``n`` rats are alive, ``rng`` the controller's stream, ``limits``
+    the game's ``(deadline_ns, max_moves, max_rats)``. Returns ``(points,
+    turns_played, alive, rat_moves, status, peak_rats, bad_rat, bad_dx,
+    bad_dy, rats)``: bad_* describe an illegal move; ``rats`` holds the final
+    population (its arrays may have grown).
 
     ``watch`` (None, or the int64 slots of :mod:`gridsolver.ratrace.guard`)
     hears the turn being played and the rat-moves done after every move, so
@@ -201,6 +105,9 @@ def game_loop(trans, views, width, start_cells, cells, ages, goals, genomes, n, 
     compiles a separate loop for ``watch=None`` with the writes pruned, so
     built-in players pay nothing for it.
     """
+    trans, views, start_cells, width = track
+    cells, ages, goals, genomes = rats
+    deadline_ns, max_moves, max_rats = limits
     fitness = np.empty(len(cells), np.int64)
     points = 1
     rat_moves = 0
@@ -223,10 +130,10 @@ def game_loop(trans, views, width, start_cells, cells, ages, goals, genomes, n, 
                 watch[WATCH_MOVES] = rat_moves
             if not (_legal(dx) and _legal(dy)):
                 return (points, turn, n, rat_moves, ILLEGAL, peak, i, float(dx), float(dy),
-                        cells, ages, goals, genomes)
+                        Population(cells, ages, goals, genomes))
             target = trans[cell, (int(dy) + 1) * 3 + int(dx) + 1]
-            # Steps 5-6 are written out here and in finish_turn: a shared helper
-            # function measured 30-40% slower (array reference counting per call).
+            # Steps 5-6 are written out here and in finish_turn: a shared helper, even one inlined
+            # (inline="always"), measured 30-50% slower (array reference counting per rat-move).
             if target == DEAD:
                 continue
             if target == GOAL:
@@ -248,8 +155,9 @@ def game_loop(trans, views, width, start_cells, cells, ages, goals, genomes, n, 
             if 2 * len(cells) > max_rats:
                 status = OUT_OF_MEMORY
                 break
-            cells, ages, goals, genomes, fitness = grow(cells, ages, goals, genomes, fitness, n)
-        breed(cells, ages, goals, genomes, fitness, n, width, start_cells, rng)
+            grown, fitness = grow(Population(cells, ages, goals, genomes), n)
+            cells, ages, goals, genomes = grown
+        breed(Population(cells, ages, goals, genomes), fitness, n, width, start_cells, rng)
         n += NEWBORNS
         peak = max(peak, n)
         if turn < turns:
@@ -258,7 +166,7 @@ def game_loop(trans, views, width, start_cells, cells, ages, goals, genomes, n, 
                 status = stop
                 break
     return (points, turn, n, rat_moves, status, peak, -1, 0.0, 0.0,
-            cells, ages, goals, genomes)
+            Population(cells, ages, goals, genomes))
 
 
 _LOOPS: dict[Any, Callable[..., Any]] = {}
@@ -288,32 +196,36 @@ def loop_for(fn: Any, name: str, builtin: bool) -> Callable[..., Any]:
 
 
 def _loop_tag(fn: Any, name: str) -> str:
-    """The player's name and a short hash of its source file (names a cached loop: see loop_for)."""
-    source = inspect.getfile(fn.py_func)
-    with open(source, "rb") as file:
-        digest = hashlib.sha256(file.read()).hexdigest()[:12]
-    return "".join(c if c.isalnum() else "_" for c in name) + "_" + digest
+    """The player's name and a short hash of its source files (names a cached loop: see loop_for).
+
+    Those are the player's own file and the files of the numba functions it calls by name (the
+    champion's planner, the genome helpers): an edit to any of them is compiled into the loop.
+    """
+    sources = {inspect.getfile(fn.py_func)}
+    for global_name in fn.py_func.__code__.co_names:
+        called = getattr(fn.py_func.__globals__.get(global_name), "py_func", None)
+        if called is not None:
+            sources.add(inspect.getfile(called))
+    digest = hashlib.sha256()
+    for source in sorted(sources):
+        with open(source, "rb") as file:
+            digest.update(file.read())
+    return "".join(c if c.isalnum() else "_" for c in name) + "_" + digest.hexdigest()[:12]
+
+
+# The per-turn kernels are called from Python once or twice a turn, so they take loose arrays: a
+# bundle (a tuple) as an argument costs about 3 us more per call to dispatch, several per cent of
+# a numpy or Python player's turn. The game loop, called once a game, takes the bundles.
 
 
 @njit(cache=True)
-def prepare_turn(views, cells, ages, n, out_views, out_genomes, genomes):
-    """Views and genomes of the rats that move this turn (age below 100), in order."""
+def prepare_turn(views, cells, ages, genomes, n, out_views, out_genomes):
+    """Views and genomes of the rats that move this turn (age below 100), in order; their count."""
     k = 0
     for i in range(n):
         if ages[i] < LIFESPAN:
             out_views[k] = views[cells[i]]
             out_genomes[k] = genomes[i]
-            k += 1
-    return k
-
-
-@njit(cache=True)
-def movers_cells(cells, ages, n, out):
-    """The cells of the rats that move this turn, in order (for plain Python players)."""
-    k = 0
-    for i in range(n):
-        if ages[i] < LIFESPAN:
-            out[k] = cells[i]
             k += 1
     return k
 
@@ -332,10 +244,9 @@ def finish_turn(moves, trans, width, start_cells, cells, ages, goals, genomes, f
         age = ages[i]
         if age >= LIFESPAN:
             continue
-        cell = cells[i]
-        target = trans[cell, moves[k]]
+        target = trans[cells[i], moves[k]]
         k += 1
-        if target == DEAD:
+        if target == DEAD:  # steps 5-6, as in game_loop
             continue
         if target == GOAL:
             scored += 1
@@ -350,5 +261,5 @@ def finish_turn(moves, trans, width, start_cells, cells, ages, goals, genomes, f
         alive += 1
     if alive < 2:
         return alive, scored
-    breed(cells, ages, goals, genomes, fitness, alive, width, start_cells, rng)
+    breed(Population(cells, ages, goals, genomes), fitness, alive, width, start_cells, rng)
     return alive + NEWBORNS, scored
