@@ -22,6 +22,7 @@ import numpy as np
 from gridsolver.core.budget import NO_LIMIT, Budget
 from gridsolver.core.errors import InputError
 from gridsolver.core.game import exclude_compiling
+from gridsolver.core.kernels.random import seed_numba_random
 from gridsolver.core.kernels.stops import BUDGET_STOPS, OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME
 from gridsolver.core.warm import CompileWatch
 from gridsolver.ratrace.generate import generate_track
@@ -41,7 +42,6 @@ from gridsolver.ratrace.guard import (
 from gridsolver.ratrace.kernels import simulate
 from gridsolver.ratrace.kernels.breed import grow
 from gridsolver.ratrace.kernels.simulate import EXTINCT, FINISHED, ILLEGAL, finish_turn, prepare_turn
-from gridsolver.ratrace.kernels.splitmix import seed_player_stream
 from gridsolver.ratrace.outcome import GameResult, Snapshot
 from gridsolver.ratrace.players import Player
 from gridsolver.ratrace.population import Population, Rat, first_rats, to_arrays
@@ -84,7 +84,7 @@ def seed_players(seed: int) -> None:
     value = player_seed(seed)
     py_random.seed(value)
     np.random.seed(value)
-    seed_player_stream(value)
+    seed_numba_random(value)
 
 
 def play_game(player: Player, seed: int, turns: int = DEFAULT_TURNS,

@@ -6,7 +6,8 @@
   (time, nodes, Ctrl-C) every kernel makes;
 - :mod:`.arrays`: array copies as element loops (numba's slice assignment
   from an array compiles for seconds);
-- :mod:`.table`: open-addressing transposition tables on numpy arrays.
+- :mod:`.table`: open-addressing transposition tables on numpy arrays;
+- :mod:`.random`: seeding numba's own random stream.
 
 This package imports nothing; its modules other than :mod:`.stops` import
 numba, so import them only from kernel modules.

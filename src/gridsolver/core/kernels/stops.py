@@ -26,6 +26,8 @@ TABLE_FULL = 5
 DOOMED = 6
 #: a library of fragments reached its size and asks for more room
 LIBRARY_FULL = 7
+#: code run inside the kernel (a rat race player) returned something that is not a legal move
+ILLEGAL_MOVE = 8
 
 #: the codes that mean "the budget ran out", with the ``Result.stopped`` word of each
 BUDGET_STOPS = {OUT_OF_TIME: "time", OUT_OF_NODES: "nodes", OUT_OF_MEMORY: "memory"}

@@ -33,7 +33,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from gridsolver.core.kernels.clock import budget_check
-from gridsolver.core.kernels.stops import DOOMED, FOUND, OUT_OF_MEMORY
+from gridsolver.core.kernels.stops import DOOMED, FOUND, ILLEGAL_MOVE, OUT_OF_MEMORY
 from gridsolver.ratrace.guard import WATCH_MOVES, WATCH_TURN
 from gridsolver.ratrace.kernels.breed import breed, grow
 from gridsolver.ratrace.kernels.splitmix import below
@@ -44,9 +44,7 @@ from gridsolver.ratrace.rules import DEAD, GOAL, LIFESPAN, NEWBORNS
 # stops OUT_OF_TIME, OUT_OF_NODES (the rat-move limit, --nodes) and OUT_OF_MEMORY are core's too.
 FINISHED = FOUND  # all turns played
 EXTINCT = DOOMED  # fewer than 2 rats alive: the game cannot go on
-#: The player returned something that is not a move; core's table has no code for it (a player is
-#: code run inside the kernel, which no search has), so it takes the first number past the table.
-ILLEGAL = 8
+ILLEGAL = ILLEGAL_MOVE  # the player returned something that is not a move
 
 
 @intrinsic

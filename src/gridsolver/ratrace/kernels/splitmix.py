@@ -4,7 +4,7 @@
 across kernel calls. The stream is the same as
 :class:`gridsolver.ratrace.rng.SplitMix` (the plain-Python reference game's).
 Players draw from numba's own ``np.random`` instead, seeded per track by
-:func:`seed_player_stream`.
+:func:`gridsolver.core.kernels.random.seed_numba_random`.
 """
 
 from __future__ import annotations
@@ -37,9 +37,3 @@ def uniform(rng):
 @njit(cache=True, inline="always")
 def below(rng, n):
     return int(uniform(rng) * n)
-
-
-@njit(cache=True)
-def seed_player_stream(seed):
-    """Seed numba's own ``np.random`` (the numba players' stream) in this process."""
-    np.random.seed(seed)
