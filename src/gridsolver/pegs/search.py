@@ -80,7 +80,7 @@ class Geometry(NamedTuple):
 
 
 class Finish(NamedTuple):
-    """What the depth-first search aims at and prunes with (:func:`finish_goal`)."""
+    """What the depth-first search aims at and prunes with (see :func:`_restarted_dfs`)."""
 
     target: int  # the finish's bit, or -1: most jumps
     pagoda: np.ndarray  # float64[64 W]: a pagoda function toward the finish

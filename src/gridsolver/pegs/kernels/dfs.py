@@ -114,7 +114,9 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
     """
     holes, offsets, zobrist, perms = board.holes, board.offsets, board.zobrist, board.perms
     target, pagoda, pagoda_floor = finish.target, finish.pagoda, finish.floor
-    tt_hash, tt_keys = table.hash, table.keys
+    end_depth, end_layer, end_images = finish.end_depth, finish.end_layer, finish.end_images
+    weights, noise = order.weights, order.noise
+    tt_hash, tt_keys, grow_at = table.hash, table.keys, table.grow_at
     np.random.seed(order.seed)
     nsym = perms.shape[0]
     nw = start.shape[0]
@@ -124,7 +126,7 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
     maxmoves = nw * 64 * dcount
     images = np.zeros((max_depth + 1, nsym, nw), dtype=np.uint64)
     hashes = np.zeros((max_depth + 1, nsym), dtype=np.uint64)
-    stack = new_stack(max_depth + 1, min(maxmoves, 4 * pegs * dcount + 8))
+    moves, count, nxt = new_stack(max_depth + 1, min(maxmoves, 4 * pegs * dcount + 8))
     path = np.zeros(max_depth + 1, dtype=np.int32)
     codes = np.zeros(maxmoves, dtype=np.int32)
     keys = np.zeros(maxmoves, dtype=np.float64)
@@ -144,11 +146,11 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
     best = 0
     depth = 0
     n = generate(images[0, 0], holes, offsets, codes, scratch)
-    order_moves(codes, n, order.weights, order.noise, keys)
-    push(stack, 0, codes, n)
+    order_moves(codes, n, weights, noise, keys)
+    push(moves, count, nxt, 0, codes, n)
     code = EXHAUSTED
     while True:
-        m = next_move(stack, depth)
+        m = next_move(moves, count, nxt, depth)
         if m >= 0:
             nodes += 1
             code = budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY)
@@ -188,8 +190,8 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
                     continue
                 if weight[child] < pagoda_floor:
                     continue
-                if child == finish.end_depth:
-                    if _in_endgame(holes[0] ^ images[child, 0, 0], finish.end_layer, finish.end_images):
+                if child == end_depth:
+                    if _in_endgame(holes[0] ^ images[child, 0, 0], end_layer, end_images):
                         copy_prefix(best_path, path, child)
                         best = child
                         code = FOUND
@@ -201,8 +203,8 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
             n = generate(images[child, 0], holes, offsets, codes, scratch)
             if n == 0:
                 continue
-            order_moves(codes, n, order.weights, order.noise, keys)
-            push(stack, child, codes, n)
+            order_moves(codes, n, weights, noise, keys)
+            push(moves, count, nxt, child, codes, n)
             depth = child
         else:
             if depth == 0:
@@ -212,7 +214,7 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
             if slot < 0 and not is_full(slot, tt_hash.shape[0]):
                 store_wide(tt_hash, tt_keys, -1 - slot, hashes[depth, s], images[depth, s])
                 entries += 1
-                if entries == table.grow_at:
+                if entries == grow_at:
                     code = TABLE_FULL
                     break
             depth -= 1

@@ -60,7 +60,7 @@ def fewest_moves(start, board, bound, limit, table, node_limit, deadline_ns, bes
     """
     holes, offsets = board.holes, board.offsets
     target, must_move, free_survivor = bound.target, bound.must_move, bound.free_survivor
-    tt_hash, tt_keys = table.hash, table.keys
+    tt_hash, tt_keys, grow_at = table.hash, table.keys, table.grow_at
     nw = start.shape[0]
     dcount = offsets.shape[0]
     pegs = count_pegs(start)
@@ -69,7 +69,7 @@ def fewest_moves(start, board, bound, limit, table, node_limit, deadline_ns, bes
     pos = np.zeros((max_depth + 1, nw), dtype=np.uint64)
     last = np.full(max_depth + 1, -1, dtype=np.int64)
     used = np.zeros(max_depth + 1, dtype=np.int64)
-    stack = new_stack(max_depth + 1, min(maxmoves, 4 * pegs * dcount + 8))
+    moves, count, nxt = new_stack(max_depth + 1, min(maxmoves, 4 * pegs * dcount + 8))
     path = np.zeros(max_depth + 1, dtype=np.int32)
     codes = np.zeros(maxmoves, dtype=np.int32)
     scratch = np.zeros((3, nw), dtype=np.uint64)
@@ -78,12 +78,12 @@ def fewest_moves(start, board, bound, limit, table, node_limit, deadline_ns, bes
     entries = stats[2]
     copy_prefix(pos[0], start, nw)
     n = generate(pos[0], holes, offsets, codes, scratch)
-    push(stack, 0, codes, n)
+    push(moves, count, nxt, 0, codes, n)
     nodes = 0
     depth = 0
     code = EXHAUSTED
     while True:
-        m = next_move(stack, depth)
+        m = next_move(moves, count, nxt, depth)
         if m >= 0:
             nodes += 1
             code = budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY)
@@ -126,7 +126,7 @@ def fewest_moves(start, board, bound, limit, table, node_limit, deadline_ns, bes
             if slot >= 0 and np.int64(tt_keys[slot, budget_word]) >= remaining:
                 continue
             n = generate(pos[child], holes, offsets, codes, scratch)
-            push(stack, child, codes, n)
+            push(moves, count, nxt, child, codes, n)
             depth = child
         else:
             if depth == 0:
@@ -143,7 +143,7 @@ def fewest_moves(start, board, bound, limit, table, node_limit, deadline_ns, bes
                 store_wide(tt_hash, tt_keys, -1 - slot, h, key)
                 tt_keys[-1 - slot, budget_word] = np.uint64(remaining)
                 entries += 1
-                if entries == table.grow_at:
+                if entries == grow_at:
                     code = TABLE_FULL
                     break
             depth -= 1
