@@ -19,16 +19,17 @@ import statistics
 import time
 
 from gridsolver import pegs
-from gridsolver.pegs import geometry, rules, search, solvers
+from gridsolver.pegs import generate, geometry, search
+from gridsolver.pegs.table import single_vacancy_problems, table_job
 from runner import Table
 
-# (size, peg density, seed) of the comesolo boards: rules.random_board(size, size, density, seed)
+# (size, peg density, seed) of the comesolo boards: generate.random_board(size, size, density, seed)
 COMESOLO = [(10, 0.6, 1), (10, 0.9, 2), (20, 0.7, 3), (20, 0.85, 4), (30, 0.6, 5), (30, 0.8, 6),
             (30, 0.9, 7)]
 
 SWEEP_SIZES = (10, 20, 30)
 SWEEP_SEEDS = 20  # per size; seed k of a size has peg density 0.5 + 0.45 * k / (SWEEP_SEEDS - 1)
-SWEEP_FIRST_SEED = 1000  # the sweep's boards are rules.random_board(size, size, density, 1000 + k)
+SWEEP_FIRST_SEED = 1000  # the sweep's boards are generate.random_board(size, size, density, 1000 + k)
 
 
 named = pegs.named
@@ -49,9 +50,9 @@ def classic(quick: bool) -> Table:
     result = pegs.solve(european, finish=(3, 3), time=60)
     table.add("European central game", result.status, result.proof, round(result.stats.elapsed_s, 4),
               result.stats.nodes, "proved impossible in seconds")
-    problems = search.single_vacancy_problems(english)
+    problems = single_vacancy_problems(english)
     start = time.perf_counter()
-    results = [search.table_job((english, s, f, 60.0, 2048.0, None, 0, "english")) for s, f in problems]
+    results = [table_job((english, s, f, 60.0, 2048.0, None, 0, "english")) for s, f in problems]
     elapsed = time.perf_counter() - start
     solvable = sum(r.status == "optimal" and r.verified for r in results)
     impossible = sum(r.status == "impossible" for r in results)
@@ -82,7 +83,7 @@ def comesolo(quick: bool) -> Table:
                    "published: pegs left", "time (s)", "stopped by"])
     wins = singles = 0
     for size, density, seed in COMESOLO:
-        board = rules.random_board(size, size, density, seed)
+        board = generate.random_board(size, size, density, seed)
         ours = pegs.solve(board, objective="jumps", time=seconds, seed=1)
         theirs = pegs.solve(board, objective="jumps", strategy="published", time=seconds, seed=1)
         assert ours.verified and theirs.verified
@@ -93,7 +94,7 @@ def comesolo(quick: bool) -> Table:
                   round(ours.stats.elapsed_s, 1), their_left, round(theirs.stats.elapsed_s, 1),
                   theirs.stopped or "-")
     table.notes.append(f"Default strategy leaves fewer pegs on {wins} of {len(COMESOLO)} boards and one "
-                       f"peg on {singles}. Boards: rules.random_board(size, size, density, seed); both "
+                       f"peg on {singles}. Boards: generate.random_board(size, size, density, seed); both "
                        "strategies with --seed 1 and the default 2048 MB memory budget. The published "
                        "method stops when its memory is full, as published.")
     return table
@@ -114,7 +115,7 @@ def comesolo_sweep(quick: bool) -> Table:
     boards = sweep_boards(quick)
     singles = proved = 0
     for size, density, seed in boards:
-        board = rules.random_board(size, size, density, seed)
+        board = generate.random_board(size, size, density, seed)
         result = pegs.solve(board, objective="jumps", time=seconds, seed=1)
         assert result.verified
         left = result.details["pegs_left"]
@@ -141,9 +142,9 @@ def comesolo_sparse(quick: bool) -> Table:
     table = Table(f"Comesolo density 0.5 (the sweep's seed {SWEEP_FIRST_SEED}), {seconds:g} s each",
                   ["board", "pegs", "pegs left", "fewest possible (proved)", "status", "pagoda bound (s)",
                    "beam runs stopped doomed", "time (s)", "peak memory (MB)"])
-    pegs.solve(rules.random_board(6, 6, 0.5, 1), objective="jumps", time=2)  # load the kernels
+    pegs.solve(generate.random_board(6, 6, 0.5, 1), objective="jumps", time=2)  # load the kernels
     for size in SWEEP_SIZES:
-        board = rules.random_board(size, size, 0.5, SWEEP_FIRST_SEED)
+        board = generate.random_board(size, size, 0.5, SWEEP_FIRST_SEED)
         result = pegs.solve(board, objective="jumps", time=seconds, seed=1)
         assert result.verified
         table.add(f"{size}x{size} density 0.5 seed {SWEEP_FIRST_SEED}", board.peg_count,
@@ -152,7 +153,7 @@ def comesolo_sparse(quick: bool) -> Table:
                   result.details.get("beam_runs_stopped_doomed", "-"), round(result.stats.elapsed_s, 1),
                   round(result.stats.peak_memory_mb))
     table.notes.append("Default strategy, --seed 1, default memory budget; the pagoda bound takes at most "
-                       f"{solvers.PAGODA_SHARE:g} of the time ({solvers.PAGODA_MAX_S:g} s at most). A beam "
+                       f"{search.PAGODA_SHARE:g} of the time ({search.PAGODA_MAX_S:g} s at most). A beam "
                        "run stops early once every position it keeps has doomed pegs (pegs no other can "
                        "ever come next to) enough that it cannot beat the best line.")
     return table
@@ -168,14 +169,14 @@ def european_single_vacancy(quick: bool) -> list[Table]:
 
     One start per orbit of the 8 symmetries (8 orbits cover the 37 holes), then one finish per orbit
     of the symmetries fixing that start (190 problems). A finish outside the start's position class
-    is impossible at once; the rest go through the finish search (``search.table_job``, the same as
+    is impossible at once; the rest go through the finish search (``table_job``, the same as
     ``gridsolver pegs table european``), each replay-verified.
     """
     board = named("european")
     perms = geometry.symmetries(board)
     classes = geometry.PositionClasses(board)
-    problems = search.single_vacancy_problems(board)
-    search.table_job((board, (3, 3), (3, 3), 60.0, EUROPEAN_MEMORY_MB, None, 0, "warm-up"))  # compile
+    problems = single_vacancy_problems(board)
+    table_job((board, (3, 3), (3, 3), 60.0, EUROPEAN_MEMORY_MB, None, 0, "warm-up"))  # compile
     starts = Table("European board, one peg from one vacancy: the starts (up to the 8 symmetries)",
                    ["start vacancy", "holes in its orbit", "finishes allowed by position class",
                     "one peg anywhere", "time (s)"])
@@ -193,7 +194,7 @@ def european_single_vacancy(quick: bool) -> list[Table]:
             if finish not in allowed:
                 impossible += 1
                 continue
-            result = search.table_job((board, start, finish, EUROPEAN_SECONDS, EUROPEAN_MEMORY_MB, None, 0,
+            result = table_job((board, start, finish, EUROPEAN_SECONDS, EUROPEAN_MEMORY_MB, None, 0,
                                        f"european {start}->{finish}"))
             good = result.status == "optimal" and result.verified
             solved += good
@@ -221,7 +222,7 @@ def european_single_vacancy(quick: bool) -> list[Table]:
                         f"{EUROPEAN_MEMORY_MB:g} --seed 0, one at a time in one process.")
     pairs.notes.append("Endgame: the finish search's table of every position with that many pegs that "
                        "can still finish (the dual search backwards from the finish, pegs.endgame), built "
-                       f"only after {solvers.ENDGAME_AFTER_NODES:,} nodes without a finish; '-': solved "
+                       f"only after {search.ENDGAME_AFTER_NODES:,} nodes without a finish; '-': solved "
                        "before that. Times on a loaded machine (2 cores shared with other jobs).")
     return [starts, pairs]
 

@@ -9,7 +9,8 @@ triangle to one peg anywhere.
 from __future__ import annotations
 
 from gridsolver import pegs
-from gridsolver.pegs import rules, search
+from gridsolver.pegs import rules
+from gridsolver.pegs.table import single_vacancy_problems
 from runner import Table
 
 SECONDS = 300.0
@@ -35,7 +36,7 @@ def run(quick: bool) -> list[Table]:
     row(table, "English central game: vacancy and finish (3,3)", english, (3, 3),
         "18 moves, proved minimal")
     if not quick:
-        for start, finish in search.single_vacancy_problems(english):
+        for start, finish in single_vacancy_problems(english):
             if start != finish or start == (3, 3):
                 continue
             board = english.with_pegs(english.holes & ~(1 << english.index(start)))

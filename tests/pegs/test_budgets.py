@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from gridsolver import pegs
 from gridsolver.core.budget import Budget
 from gridsolver.core.game import machine_memory_mb
-from gridsolver.pegs import reference, rules, solvers
+from gridsolver.pegs import generate, reference, rules, search
 from tests.pegs.test_kernels import SETTINGS, boards
 
 named = pegs.named
@@ -37,7 +37,7 @@ def test_published_arrays_follow_the_positions_met_not_the_budget():
 
 def test_published_limits_fit_the_budget():
     for memory_mb, words in ((8, 1), (512, 1), (4096, 15)):
-        positions, seen_slots = solvers.published_limits(memory_mb << 20, words)
+        positions, seen_slots = search.published_limits(memory_mb << 20, words)
         per_position = 8 * words + 24 + 12
         # the ceilings, with one array being doubled (1.5x), stay within 60% of the memory
         assert 1.5 * (positions * per_position + 8 * seen_slots) <= 0.6 * (memory_mb << 20)
@@ -45,7 +45,7 @@ def test_published_limits_fit_the_budget():
 
 
 def test_published_still_stops_when_its_memory_is_full():
-    board = rules.random_board(12, 12, 0.8, seed=4)
+    board = generate.random_board(12, 12, 0.8, seed=4)
     result = pegs.solve(board, strategy="published", time=60, memory=1, seed=1)
     assert result.verified and result.stopped == "memory"
     assert result.details["table_mb"] <= 1
@@ -53,7 +53,7 @@ def test_published_still_stops_when_its_memory_is_full():
 
 def test_fewest_moves_table_grows_with_use():
     """Over 64 holes fewest moves deepens on the move count: its table starts small and grows."""
-    board = rules.random_board(9, 9, 0.7, seed=2)
+    board = generate.random_board(9, 9, 0.7, seed=2)
     assert board.hole_count > 64
     small = pegs.solve(board, objective="moves", nodes=200_000, memory=64)
     big = pegs.solve(board, objective="moves", nodes=200_000, memory=big_memory_mb())
@@ -69,8 +69,8 @@ def test_deepening_with_a_growing_table_matches_reference(board, with_finish, da
     if board.peg_count < 2:
         return
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(solvers, "MOVES_FIRST_SLOTS", 1 << 4)
-        status, jumps, *_ = solvers._solve_moves_deepening(board, finish, Budget(time_s=30, memory_mb=64))
+        patch.setattr(search, "MOVES_FIRST_SLOTS", 1 << 4)
+        status, jumps, *_ = search._solve_moves_deepening(board, finish, Budget(time_s=30, memory_mb=64))
     expected = reference.fewest_moves(board, None if finish is None else board.index(finish))
     if expected is None:
         assert status == "impossible"

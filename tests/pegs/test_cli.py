@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from gridsolver import pegs
 from gridsolver.cli import cli
-from gridsolver.pegs.rules import random_board
+from gridsolver.pegs.generate import random_board
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:

@@ -11,12 +11,14 @@ import random
 import numpy as np
 import pytest
 
-from gridsolver.pegs import geometry, kernels, rules, search, solvers
+from gridsolver.core.kernels.stops import DOOMED
+from gridsolver.pegs import generate, geometry, rules, search
+from gridsolver.pegs.kernels import beam, doom
 from tests.pegs.test_pagoda import every_position
 
 
 def small_board(rows: int, cols: int, density: float, seed: int, jump_rule: str) -> rules.Board:
-    return rules.random_board(rows, cols, density, seed).with_jumps(jump_rule)
+    return generate.random_board(rows, cols, density, seed).with_jumps(jump_rule)
 
 
 def finishing(board: rules.Board, positions: set[int]) -> set[int]:
@@ -69,41 +71,43 @@ def test_kernel_counts_the_doomed_pegs_of_the_reference(jump_rule):
         size = layout.words * 64
         pull = geometry.pull_matrix(board, size)
         totals = np.zeros(size)
-        kernels.pull_totals(layout.to_words(board.pegs), pull, totals)
+        doom.pull_totals(layout.to_words(board.pegs), pull, totals)
         expected = geometry.doomed_pegs(board, board.pegs)
-        assert kernels.count_doomed(layout.to_words(board.pegs), totals, layout.offsets) == len(expected)
-        assert solvers.doomed_cells(board, board.pegs, pull) == expected
+        assert doom.count_doomed(layout.to_words(board.pegs), totals, layout.offsets) == len(expected)
+        assert search.doomed_cells(board, board.pegs, pull) == expected
 
 
 @pytest.mark.slow  # a 20x20 board: 10 s cold
 def test_the_beam_stops_only_when_every_kept_position_is_doomed():
-    board = rules.random_board(20, 20, 0.5, 1000)  # sparse: the beam strands a corner peg early
+    board = generate.random_board(20, 20, 0.5, 1000)  # sparse: the beam strands a corner peg early
     layout = search.Layout.of(board)
     pull = geometry.pull_matrix(board, layout.words * 64)
-    phi = solvers.spread(board, layout, solvers.centroid(board))
+    phi = search.spread(board, layout, search.centroid(board))
 
     def run(stop_pegs: int) -> tuple[int, int, int]:
         path = np.zeros(board.peg_count, dtype=np.int32)
         stats = np.zeros(3, dtype=np.int64)
-        code = kernels.beam(layout.to_words(board.pegs), layout.holes, layout.offsets, layout.zobrist, phi,
-                            1.0, 4, 0.5, 1, 10**9, 2**62, path, stats, 4, 0.3, pull, stop_pegs)
+        ranking = search.Ranking.of(phi, 1.0, 0.5, 4, 0.3)
+        doom_stop = search.Doom.of(pull, stop_pegs)
+        code = beam.beam(layout.to_words(board.pegs), layout.geometry, ranking, doom_stop, 4, 1, 10**9, 2**62,
+                         path, stats)
         line = [layout.decode(c) for c in path[:int(stats[1])]]
         position = rules.replay(board, line)
-        if code == kernels.DOOMED:
+        if code == DOOMED:
             assert int(stats[2]) == len(line)
             assert geometry.doomed_pegs(position, position.pegs)  # the line it stopped on is doomed
         return code, position.peg_count, int(stats[0])
 
     code, left, nodes = run(0)
-    assert code != kernels.DOOMED and left > 1
+    assert code != DOOMED and left > 1
     stopped, left_stopped, nodes_stopped = run(2)  # looking for one peg: a doomed beam stops
-    assert stopped == kernels.DOOMED and left_stopped > left and nodes_stopped < nodes
-    assert run(left + 1)[0] != kernels.DOOMED  # it ended at `left`: no depth had every position doomed
+    assert stopped == DOOMED and left_stopped > left and nodes_stopped < nodes
+    assert run(left + 1)[0] != DOOMED  # it ended at `left`: no depth had every position doomed
 
 
 def test_the_next_centre_aims_at_the_doomed_peg_of_a_stopped_run():
-    board = rules.random_board(10, 10, 0.5, 1000)
-    middle = solvers.centroid(board)
-    shift = solvers.BEAM_SHIFT
+    board = generate.random_board(10, 10, 0.5, 1000)
+    middle = search.centroid(board)
+    shift = search.BEAM_SHIFT
     expected = (middle[0] + shift * (9 - middle[0]), middle[1] + shift * (0 - middle[1]))
-    assert solvers.toward_stranded(board, [], middle, [(9, 0)]) == pytest.approx(expected)
+    assert search.toward_stranded(board, [], middle, [(9, 0)]) == pytest.approx(expected)

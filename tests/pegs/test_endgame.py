@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from gridsolver import pegs
-from gridsolver.pegs import endgame, reference, rules, search, solvers
-from gridsolver.pegs.moves import byte_images
+from gridsolver.core.kernels.stops import EXHAUSTED
+from gridsolver.pegs import endgame, reference, rules, search, table
+from gridsolver.pegs.meet import byte_images
 from tests.pegs.test_rules import named
 
 
@@ -14,7 +15,7 @@ def vacated(board: rules.Board, cell: rules.Cell) -> rules.Board:
 
 
 def test_a_layer_of_the_kernel_is_the_reference_layer():
-    from gridsolver.pegs import layers
+    from gridsolver.pegs.kernels import endgame as layers
 
     board = named("english")
     ending = endgame.Endgame(board, (3, 3))
@@ -32,14 +33,14 @@ def test_a_layer_of_the_kernel_is_the_reference_layer():
                              ending.weights, floor, keys, 1 << 40, 1 << 62, stats)
         got = {int(k) for k in keys if k}
         want = reference.canonical_children(positions, jumps, ending.perms, weights, floor)
-        assert code == layers.EXHAUSTED and got == want and int(stats[1]) == len(want)
+        assert code == EXHAUSTED and got == want and int(stats[1]) == len(want)
         assert floor < 0 or 0 < len(want) < len(unpruned)
 
 
 def test_a_set_too_small_grows_and_the_layer_comes_out_the_same():
     board = vacated(named("5x5"), (0, 0))
     big, small = endgame.Endgame(board, (2, 2)), endgame.Endgame(board, (2, 2))
-    budget = solvers.Budget(nodes=10**9)
+    budget = search.Budget(nodes=10**9)
     for _ in range(6):
         assert big.grow(budget, 1 << 20)
     for _ in range(6):
@@ -64,7 +65,7 @@ SLOW_4X5 = pytest.mark.slow  # 4x5 cases take 4-5 s each cold: the default suite
 def test_the_endgame_holds_exactly_the_reachable_positions_that_can_finish(name, vacancy, finish):
     board = vacated(named(name), vacancy)
     ending = endgame.Endgame(board, finish)
-    ending.build(solvers.Budget(nodes=10**9), 60.0, 1 << 26, board.peg_count - 1)
+    ending.build(search.Budget(nodes=10**9), 60.0, 1 << 26, board.peg_count - 1)
     assert ending.pegs == board.peg_count - 1
     reachable = reference.reachable_by_pegs(board)
     can = reference.finishers(board, board.index(finish))
@@ -83,7 +84,7 @@ def test_the_endgame_holds_exactly_the_reachable_positions_that_can_finish(name,
 @pytest.fixture
 def endgame_at_once(monkeypatch):
     """Finish searches build their endgame before the first run (the default waits 4M nodes)."""
-    monkeypatch.setattr(solvers, "ENDGAME_AFTER_NODES", 0)
+    monkeypatch.setattr(search, "ENDGAME_AFTER_NODES", 0)
 
 
 @pytest.mark.parametrize("name", [pytest.param("4x5", marks=SLOW_4X5), "3x6", "4x4"])
@@ -91,7 +92,7 @@ def test_finish_searches_through_the_endgame_agree_with_brute_force(name, endgam
     board = named(name)
     decided = {"optimal": 0, "impossible": 0}
     can = {}
-    for start, finish in search.single_vacancy_problems(board):
+    for start, finish in table.single_vacancy_problems(board):
         problem = vacated(board, start)
         result = pegs.solve(problem, finish=finish, time=60, seed=3)
         if finish not in can:
@@ -123,6 +124,6 @@ def test_byte_images_of_board_bits():
 
 
 def test_the_load_limit_is_the_kernels():
-    from gridsolver.pegs import layers
+    from gridsolver.pegs.kernels import endgame as layers
 
     assert endgame.MAX_LOAD == layers.MAX_LOAD

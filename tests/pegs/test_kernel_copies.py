@@ -12,7 +12,10 @@ import sys
 import numpy as np
 import pytest
 
-from gridsolver.pegs import kernels, rules, search
+from gridsolver.core.kernels import arrays
+from gridsolver.core.kernels.stops import OUT_OF_NODES
+from gridsolver.pegs import generate, rules, search
+from gridsolver.pegs.kernels import beam, published
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.int32, np.uint64])
@@ -22,34 +25,35 @@ def test_keep_ranked_is_numpys_gather(dtype):
     order = np.argsort(rng.random(50))
     expected = values.copy()
     expected[:20] = values[order[:20]]
-    kernels._keep_ranked(values, order, 20)
+    beam._keep_ranked(values, order, 20)
     assert values.tolist() == expected.tolist()
 
 
 def test_copy_prefix_copies_only_the_prefix():
     dst = np.zeros(6, np.int32)
-    kernels._copy_prefix(dst, np.arange(1, 7, dtype=np.int32), 4)
+    arrays.copy_prefix(dst, np.arange(1, 7, dtype=np.int32), 4)
     assert dst.tolist() == [1, 2, 3, 4, 0, 0]
 
 
 def test_grown_rows_keep_their_values():
     rows = np.arange(6, dtype=np.uint64).reshape(3, 2)
-    grown = kernels._grown_rows(rows, 5)
+    grown = published._grown_rows(rows, 5)
     assert grown.tolist() == [[0, 1], [2, 3], [4, 5], [0, 0], [0, 0]]
 
 
 @pytest.mark.slow  # 6 s cold
 def test_beam_line_replays_when_its_candidate_buffer_overflows():
-    board = rules.random_board(30, 30, 0.7, seed=11)  # about 980 jumps from the start position
+    board = generate.random_board(30, 30, 0.7, seed=11)  # about 980 jumps from the start position
     layout = search.Layout.of(board)
     width = 8  # 8 parents x ~980 jumps pass the 8 * 64 + 4096 candidate slots: the better half is kept
     path = np.zeros(board.peg_count, dtype=np.int32)
     stats = np.zeros(3, dtype=np.int64)
     phi = np.zeros(layout.words * 64)
-    code = kernels.beam(layout.to_words(board.pegs), layout.holes, layout.offsets, layout.zobrist, phi, 1.0,
-                        width, 0.5, 1, 100_000, 2**62, path, stats)
+    ranking = search.Ranking.of(phi, 1.0, 0.5)
+    start = layout.to_words(board.pegs)
+    code = beam.beam(start, layout.geometry, ranking, search.Doom.of(), width, 1, 100_000, 2**62, path, stats)
     depth = int(stats[1])
-    assert code == kernels.OUT_OF_NODES and depth >= 3
+    assert code == OUT_OF_NODES and depth >= 3
     final = rules.replay(board, [layout.decode(c) for c in path[:depth]])
     assert final.peg_count == board.peg_count - depth
 
@@ -61,10 +65,12 @@ COUNT_SIGNATURES = """
 import json
 import numba
 from gridsolver.core.kernels import table as table_kernels
-from gridsolver.pegs import kernels
+from gridsolver.pegs.kernels import beam, bitboard, dfs, doom, fewest_moves, published, stack
 from gridsolver.pegs.game import GAME
 GAME.warm(None, None)
-found = {name: [str(s) for s in value.signatures] for name, value in vars(kernels).items()
+found = {name: [str(s) for s in value.signatures]
+         for module in (bitboard, stack, dfs, published, fewest_moves, doom, beam)
+         for name, value in vars(module).items()
          if isinstance(value, numba.core.dispatcher.Dispatcher) and value.signatures}
 found["find_wide"] = [str(s) for s in table_kernels.find_wide.signatures]
 print(json.dumps(found))

@@ -5,8 +5,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gridsolver.core.budget import Budget
-from gridsolver.pegs import kernels, reference, rules, search
+from gridsolver.core.kernels.stops import FOUND
+from gridsolver.pegs import generate, reference, rules, search
+from gridsolver.pegs.game import GAME
+from gridsolver.pegs.kernels import beam, bitboard, doom
 
 
 @st.composite
@@ -31,7 +33,7 @@ def kernel_codes(board: rules.Board) -> list[int]:
     layout = search.Layout.of(board)
     out = np.zeros(layout.words * 64 * len(layout.offsets), dtype=np.int32)
     scratch = np.zeros((3, layout.words), dtype=np.uint64)
-    n = kernels.generate(layout.to_words(board.pegs), layout.holes, layout.offsets, out, scratch)
+    n = bitboard.generate(layout.to_words(board.pegs), layout.holes, layout.offsets, out, scratch)
     return sorted(int(c) for c in out[:n])
 
 
@@ -45,25 +47,25 @@ def test_jump_generation_matches_reference(board):
 
 
 def test_jump_generation_on_a_multi_word_board():
-    board = rules.random_board(30, 30, 0.7, seed=11)  # 930 bits: 15 words
+    board = generate.random_board(30, 30, 0.7, seed=11)  # 930 bits: 15 words
     assert kernel_codes(board) == reference.jump_codes(board)
-    triangle = rules.random_board(30, 30, 0.5, seed=12).with_jumps("triangular")
+    triangle = generate.random_board(30, 30, 0.5, seed=12).with_jumps("triangular")
     assert kernel_codes(triangle) == reference.jump_codes(triangle)
 
 
 def test_fetch_shifts_across_words():
     src = np.array([0x8000000000000001, 0x1, 0x0], dtype=np.uint64)
     dst = np.zeros(3, dtype=np.uint64)
-    kernels.fetch(src, 1, dst)  # dst bit i = src bit i + 1
+    bitboard.fetch(src, 1, dst)  # dst bit i = src bit i + 1
     assert [int(x) for x in dst] == [0x4000000000000000 | (1 << 63), 0, 0]
-    kernels.fetch(src, -64, dst)
+    bitboard.fetch(src, -64, dst)
     assert [int(x) for x in dst] == [0, 0x8000000000000001, 1]
 
 
 @SETTINGS
 @given(boards(max_cells=16))
 def test_most_jumps_matches_reference(board):
-    result = search.solve(board, objective="jumps", budget=Budget(time_s=30))
+    result = GAME.solve(board, objective="jumps", time=30)
     assert result.status == "optimal" and result.verified
     assert result.score == reference.most_jumps(board)
 
@@ -72,7 +74,7 @@ def test_most_jumps_matches_reference(board):
 @given(boards(max_cells=16), st.data())
 def test_finish_matches_reference(board, data):
     finish = data.draw(st.sampled_from(board.hole_cells()))
-    result = search.solve(board, objective="finish", finish=finish, budget=Budget(time_s=30))
+    result = GAME.solve(board, objective="finish", finish=finish, time=30)
     expected = reference.can_finish(board, board.index(finish))
     assert result.status == ("optimal" if expected else "impossible")
     assert result.verified == expected
@@ -82,7 +84,7 @@ def test_finish_matches_reference(board, data):
 @given(boards(max_cells=14), st.booleans(), st.data())
 def test_fewest_moves_matches_reference(board, with_finish, data):
     finish = data.draw(st.sampled_from(board.hole_cells())) if with_finish else None
-    result = search.solve(board, objective="moves", finish=finish, budget=Budget(time_s=30, memory_mb=64))
+    result = GAME.solve(board, objective="moves", finish=finish, time=30, memory=64)
     expected = reference.fewest_moves(board, None if finish is None else board.index(finish))
     if expected is None:
         assert result.status == "impossible"
@@ -94,8 +96,8 @@ def test_fewest_moves_matches_reference(board, with_finish, data):
 @given(boards(max_cells=16), st.integers(0, 2**31 - 1))
 def test_published_method_matches_reference(board, seed):
     """On a small board the published method empties its queues, so it finds the most jumps."""
-    budget = Budget(time_s=30, memory_mb=8)  # room for every position of a 16-hole board
-    result = search.solve(board, objective="jumps", strategy="published", budget=budget, seed=seed)
+    # 8 MB: room for every position of a 16-hole board
+    result = GAME.solve(board, objective="jumps", strategy="published", time=30, memory=8, seed=seed)
     assert result.verified
     assert result.score == reference.most_jumps(board)
     if board.peg_count > 1:  # (a board of one peg comes back "best-found", 0 jumps: not checked here)
@@ -113,25 +115,25 @@ def test_isolated_pegs_match_python(board):
     layout = search.Layout.of(board)
     pos = layout.to_words(board.pegs)
     out = np.zeros(layout.words, dtype=np.uint64)
-    kernels.isolated_mask(pos, layout.offsets, out, np.zeros(layout.words, dtype=np.uint64))
+    doom.isolated_mask(pos, layout.offsets, out, np.zeros(layout.words, dtype=np.uint64))
     expected = python_isolated(board)
     assert sum(int(x).bit_count() for x in out) == expected
-    assert kernels.isolated_pegs(pos, layout.offsets) == expected
+    assert doom.isolated_pegs(pos, layout.offsets) == expected
 
 
 def test_beam_line_replays_under_the_rules():
-    board = rules.random_board(12, 12, 0.75, seed=9)
+    board = generate.random_board(12, 12, 0.75, seed=9)
     layout = search.Layout.of(board)
     path = np.zeros(board.peg_count, dtype=np.int32)
     stats = np.zeros(3, dtype=np.int64)
     phi = np.zeros(layout.words * 64)
-    code = kernels.beam(layout.to_words(board.pegs), layout.holes, layout.offsets, layout.zobrist, phi, 1.0,
-                        32, 0.5, 1, 10**9, 2**62, path, stats)
+    code = beam.beam(layout.to_words(board.pegs), layout.geometry, search.Ranking.of(phi, 1.0, 0.5),
+                     search.Doom.of(), 32, 1, 10**9, 2**62, path, stats)
     depth = int(stats[1])
     final = rules.replay(board, [layout.decode(c) for c in path[:depth]])
     assert final.peg_count == board.peg_count - depth
-    assert (code == kernels.FOUND) == (final.peg_count == 1)
-    assert rules.legal_jumps(final) == [] or code == kernels.FOUND
+    assert (code == FOUND) == (final.peg_count == 1)
+    assert rules.legal_jumps(final) == [] or code == FOUND
 
 
 def run_beam(board: rules.Board, width: int, iso: float, noise: float, *ranking) -> tuple[int, list]:
@@ -139,8 +141,9 @@ def run_beam(board: rules.Board, width: int, iso: float, noise: float, *ranking)
     path = np.zeros(board.peg_count, dtype=np.int32)
     stats = np.zeros(3, dtype=np.int64)
     phi = np.zeros(layout.words * 64)
-    code = kernels.beam(layout.to_words(board.pegs), layout.holes, layout.offsets, layout.zobrist, phi, iso,
-                        width, noise, 1, 10**9, 2**62, path, stats, *ranking)
+    order = search.Ranking.of(phi, iso, noise, *ranking)
+    start = layout.to_words(board.pegs)
+    code = beam.beam(start, layout.geometry, order, search.Doom.of(), width, 1, 10**9, 2**62, path, stats)
     return code, [layout.decode(c) for c in path[:int(stats[1])]]
 
 
@@ -149,7 +152,7 @@ def run_beam(board: rules.Board, width: int, iso: float, noise: float, *ranking)
 def test_beam_ranked_by_jumps_keeps_the_child_with_most_jumps(seed, jump_rule):
     # width 1, no other term and a pool holding every candidate: the beam is greedy on the number of
     # legal jumps of the child, checked against the rules at every step of its line
-    board = rules.random_board(7, 7, 0.7, seed).with_jumps(jump_rule)
+    board = generate.random_board(7, 7, 0.7, seed).with_jumps(jump_rule)
     _, line = run_beam(board, 1, 0.0, 0.0, 10_000, 1.0)
     assert line
     position = board
@@ -162,6 +165,6 @@ def test_beam_ranked_by_jumps_keeps_the_child_with_most_jumps(seed, jump_rule):
 
 
 def test_beam_without_mobility_weight_ignores_the_pool():
-    board = rules.random_board(10, 10, 0.7, seed=4)
+    board = generate.random_board(10, 10, 0.7, seed=4)
     assert run_beam(board, 16, 1.0, 0.5) == run_beam(board, 16, 1.0, 0.5, 8, 0.0)
     assert run_beam(board, 16, 1.0, 0.5) != run_beam(board, 16, 1.0, 0.5, 8, 0.3)

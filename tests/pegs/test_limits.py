@@ -9,8 +9,9 @@ from gridsolver.cli import main
 from gridsolver.core.errors import BoardError, InputError
 from gridsolver.pegs.cli import MAX_TABLE_PROBLEMS
 from gridsolver.pegs.game import GAME
+from gridsolver.pegs.generate import random_board
 from gridsolver.pegs.geometry import PositionClasses
-from gridsolver.pegs.rules import MAX_SIDE, named, parse_cell, parse_jump, random_board
+from gridsolver.pegs.rules import MAX_SIDE, named, parse_cell, parse_jump
 
 LIMIT = f"pegs boards are at most {MAX_SIDE}x{MAX_SIDE}"
 

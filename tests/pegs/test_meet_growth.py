@@ -8,32 +8,33 @@ from hypothesis import strategies as st
 
 from gridsolver import pegs
 from gridsolver.core.budget import Budget
-from gridsolver.core.kernels.stops import OUT_OF_MEMORY, OUT_OF_TIME
-from gridsolver.pegs import meet, moves
+from gridsolver.core.kernels.stops import FOUND, OUT_OF_MEMORY, OUT_OF_TIME
+from gridsolver.pegs import meet
+from gridsolver.pegs.kernels import meet as meet_kernels
 from tests.pegs.test_kernels import SETTINGS, boards
 
 FIXED = 1 << 40  # FIRST_SLOTS past any budget: each side is made at its full size, as before growing
 
 
-def searched(board, finish, budget: Budget, first_slots: int) -> moves.MeetSearch:
-    with mock.patch.object(moves, "FIRST_SLOTS", first_slots):
-        search = moves.MeetSearch(board, finish, budget)
+def searched(board, finish, budget: Budget, first_slots: int) -> meet.MeetSearch:
+    with mock.patch.object(meet, "FIRST_SLOTS", first_slots):
+        search = meet.MeetSearch(board, finish, budget)
     search.outcome = search.run()
     return search
 
 
-def assert_same_search(grown: moves.MeetSearch, fixed: moves.MeetSearch) -> None:
+def assert_same_search(grown: meet.MeetSearch, fixed: meet.MeetSearch) -> None:
     """The same answer, the same layers and the same work: growing changes nothing but memory."""
     assert grown.outcome == fixed.outcome
     assert grown.nodes == fixed.nodes
     assert grown.forward.bounds == fixed.forward.bounds
     assert grown.backward.bounds == fixed.backward.bounds
-    if grown.outcome[0] == meet.FOUND:
+    if grown.outcome[0] == FOUND:
         assert grown.path(grown.outcome[2]) == fixed.path(fixed.outcome[2])
 
 
 def test_both_sides_of_the_search_use_one_load_limit():
-    assert moves.MAX_LOAD == meet.MAX_LOAD
+    assert meet.MAX_LOAD == meet_kernels.MAX_LOAD
 
 
 @st.composite
@@ -42,7 +43,7 @@ def layered_orders(draw):
     order = draw(st.lists(st.integers(1, 2**64 - 1), min_size=1, max_size=300, unique=True))
     count = len(order)
     cuts = sorted(draw(st.lists(st.integers(0, count), max_size=6)))
-    slots = 1 << (int(count / moves.MAX_LOAD) + 1).bit_length()
+    slots = 1 << (int(count / meet.MAX_LOAD) + 1).bit_length()
     return order, count, [0, *cuts], slots
 
 
@@ -52,9 +53,9 @@ def test_refill_matches_the_reference(case):
     order, count, bounds, slots = case
     keys = np.zeros(slots, dtype=np.uint64)
     levels = np.zeros(slots, dtype=np.int8)
-    done = meet.refill(np.array(order, dtype=np.uint64), count, np.array(bounds, dtype=np.int64), keys,
-                       levels, 2**62)
-    expected_keys, expected_levels = moves.refilled(order, count, bounds, slots)
+    done = meet_kernels.refill(np.array(order, dtype=np.uint64), count, np.array(bounds, dtype=np.int64),
+                               keys, levels, 2**62)
+    expected_keys, expected_levels = meet.refilled(order, count, bounds, slots)
     assert done
     assert keys.tolist() == expected_keys and levels.tolist() == expected_levels
 
@@ -71,7 +72,7 @@ def test_a_set_grown_from_16_slots_gives_the_search_of_a_full_size_one(board, wi
 def test_the_triangle_grows_its_sets_and_keeps_its_answer():
     board = pegs.named("triangle")
     grown = searched(board, None, Budget(time_s=None, memory_mb=64), first_slots=128)
-    assert grown.outcome[:2] == (meet.FOUND, 10)
+    assert grown.outcome[:2] == (FOUND, 10)
     assert grown.forward.slots > 128 and grown.backward.slots > 128  # both sides outgrew the first set
     assert grown.forward.slots < grown.forward.max_slots  # ... and stopped where the search did
     assert_same_search(grown, searched(board, None, Budget(time_s=None, memory_mb=64), first_slots=FIXED))
@@ -79,33 +80,33 @@ def test_the_triangle_grows_its_sets_and_keeps_its_answer():
 
 def test_a_full_budget_stops_for_memory_exactly_as_a_set_of_that_size_did():
     board, budget = pegs.named("english"), Budget(time_s=None, memory_mb=40)
-    grown = searched(board, (3, 3), budget, first_slots=moves.FIRST_SLOTS)
+    grown = searched(board, (3, 3), budget, first_slots=meet.FIRST_SLOTS)
     assert grown.outcome == (OUT_OF_MEMORY, None, None)
     full = [side for side in (grown.forward, grown.backward) if side.slots == side.max_slots]
     assert full, "the side that ran out had grown to its share of the budget"
     share_bytes = 0.4 * 40 * 2**20
-    assert all(s.max_slots * moves.BYTES_PER_SLOT <= share_bytes for s in (grown.forward, grown.backward))
+    assert all(s.max_slots * meet.BYTES_PER_SLOT <= share_bytes for s in (grown.forward, grown.backward))
     assert 0 < grown.proved_insufficient() < 18  # 18 moves is the answer: the bound stays honest
     assert_same_search(grown, searched(board, (3, 3), budget, first_slots=FIXED))
 
 
 def test_the_first_sets_are_small_whatever_the_budget():
-    search = moves.MeetSearch(pegs.named("english"), None, Budget(time_s=None, memory_mb=16_000))
+    search = meet.MeetSearch(pegs.named("english"), None, Budget(time_s=None, memory_mb=16_000))
     for side in (search.forward, search.backward):
-        assert side.slots == moves.FIRST_SLOTS
+        assert side.slots == meet.FIRST_SLOTS
         assert side.keys.nbytes + side.levels.nbytes + side.order.nbytes < 1 << 20
-        assert side.max_slots * moves.BYTES_PER_SLOT > 1 << 30  # room to grow into the budget
+        assert side.max_slots * meet.BYTES_PER_SLOT > 1 << 30  # room to grow into the budget
 
 
-def _side_with(positions: int) -> moves.Side:
-    side = moves.Side(1 << (int(positions / moves.MAX_LOAD)).bit_length(), max_slots=1 << 30)
+def _side_with(positions: int) -> meet.Side:
+    side = meet.Side(1 << (int(positions / meet.MAX_LOAD)).bit_length(), max_slots=1 << 30)
     side.order[:positions] = np.arange(1, positions + 1, dtype=np.uint64) * np.uint64(0x9E3779B1)
     side.bounds.append(positions // 2)  # layer 0, then half of layer 1 under way
     return side
 
 
 def test_growing_keeps_every_position_and_its_level():
-    count = 3 * meet.REFILL_CLOCK_EVERY
+    count = 3 * meet_kernels.REFILL_CLOCK_EVERY
     side = _side_with(count)
     before = side.slots
     assert side.grow(count, 2**62) and side.slots == 2 * before
@@ -115,13 +116,13 @@ def test_growing_keeps_every_position_and_its_level():
 
 
 def test_growing_past_the_deadline_says_so():
-    count = 3 * meet.REFILL_CLOCK_EVERY
+    count = 3 * meet_kernels.REFILL_CLOCK_EVERY
     side = _side_with(count)
     assert not side.grow(count, 0)
 
 
 def test_a_search_whose_deadline_passes_while_a_set_grows_stops_for_time():
     board = pegs.named("english")
-    with mock.patch.object(moves.Side, "grow", lambda self, count, deadline_ns: False):
+    with mock.patch.object(meet.Side, "grow", lambda self, count, deadline_ns: False):
         stopped = searched(board, (3, 3), Budget(time_s=None, memory_mb=64), first_slots=128)
     assert stopped.outcome == (OUT_OF_TIME, None, None)

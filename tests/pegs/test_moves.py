@@ -7,42 +7,44 @@ from hypothesis import strategies as st
 
 from gridsolver import pegs
 from gridsolver.core.budget import Budget
-from gridsolver.pegs import meet, moves, reference, rules, solvers
+from gridsolver.core.kernels.stops import EXHAUSTED, FOUND
+from gridsolver.pegs import meet, reference, rules, search
+from gridsolver.pegs.kernels import meet as meet_kernels
 from tests.pegs.test_kernels import SETTINGS, boards
 
 named = pegs.named
 
 
 def kernel_distances(board: rules.Board, starts: list[int], finish, reverse: bool) -> dict[int, int]:
-    """Run ``meet.expand`` layer by layer until a layer is empty; canonical dense position -> moves."""
-    dense = moves.Dense(board)
+    """Run ``kernels.meet.expand`` layer by layer until a layer is empty; canonical position -> moves."""
+    dense = meet.Dense(board)
     perms = dense.group(finish)
-    side = moves.Side(1 << 16)  # room for every position of a 12-hole board
-    other = moves.Side(1 << 4)
-    images = moves.byte_images(perms)
-    start, over, to = moves.adjacency(dense)
+    side = meet.Side(1 << 16)  # room for every position of a 12-hole board
+    other = meet.Side(1 << 4)
+    images = meet.byte_images(perms)
+    start, over, to = meet.adjacency(dense)
     count = 0
     for p in starts:
-        canon = np.uint64(moves.canonical(dense.mask(p), perms))
-        count = meet.add_start(side.keys, side.levels, side.order, count, canon)
+        canon = np.uint64(meet.canonical(dense.mask(p), perms))
+        count = meet_kernels.add_start(side.keys, side.levels, side.order, count, canon)
     side.bounds.append(count)
     stats = np.zeros(4, dtype=np.int64)
     meeting = np.zeros(1, dtype=np.uint64)
     while side.layer_size():
-        code = meet.expand(side.order, side.bounds[-2], side.bounds[-1], start, over, to, images, reverse,
-                           side.keys, side.levels, side.depth + 1, other.keys, other.levels, 1 << 40,
-                           2**62, stats, meeting)
-        assert code == meet.EXHAUSTED
+        code = meet_kernels.expand(side.order, side.bounds[-2], side.bounds[-1], start, over, to, images,
+                                   reverse, side.keys, side.levels, side.depth + 1, other.keys, other.levels,
+                                   1 << 40, 2**62, stats, meeting)
+        assert code == EXHAUSTED
         side.bounds.append(int(stats[3]))
     return {int(k): int(v) for k, v in zip(side.keys, side.levels, strict=True) if k}
 
 
 def canonical_distances(board: rules.Board, dist: dict[int, int], finish) -> dict[int, int]:
-    dense = moves.Dense(board)
+    dense = meet.Dense(board)
     perms = dense.group(finish)
     out: dict[int, int] = {}
     for p, d in dist.items():
-        c = moves.canonical(dense.mask(p), perms)
+        c = meet.canonical(dense.mask(p), perms)
         assert out.get(c, d) == d  # symmetric positions are the same number of moves away
         out[c] = d
     return out
@@ -67,20 +69,20 @@ def test_backward_layers_match_reference(board, data):
 @SETTINGS
 @given(boards(max_cells=16))
 def test_chains_are_single_moves_both_ways(board):
-    dense = moves.Dense(board)
+    dense = meet.Dense(board)
     adj: dict[int, list[tuple[int, int]]] = {}
     for a, b, c in dense.triples():
         adj.setdefault(a, []).append((b, c))
     here = dense.mask(board.pegs)
     ahead = set()
-    for child, pairs in moves.chains(here, adj, reverse=False):
+    for child, pairs in meet.chains(here, adj, reverse=False):
         jumps = [(dense.cell(a), dense.cell(c)) for a, c in pairs]
         after = rules.replay(board, jumps).pegs
         assert dense.mask(after) == child and rules.count_moves(jumps) == 1
         ahead.add(after)
     assert ahead == reference.one_move(board, board.pegs)
     board_of = {dense.mask(1 << bit): bit for bit in dense.bits}
-    for before, pairs in moves.chains(here, adj, reverse=True):
+    for before, pairs in meet.chains(here, adj, reverse=True):
         jumps = [(dense.cell(a), dense.cell(c)) for a, c in pairs]
         start = board.with_pegs(sum(1 << board_of[1 << k] for k in range(len(dense.bits)) if before >> k & 1))
         assert rules.replay(start, jumps).pegs == board.pegs
@@ -94,7 +96,7 @@ def test_deepening_matches_reference(board, with_finish, data):
     finish = data.draw(st.sampled_from(board.hole_cells())) if with_finish else None
     if board.peg_count < 2:
         return
-    status, jumps, _, _, _, _ = solvers._solve_moves_deepening(board, finish, Budget(time_s=30, memory_mb=64))
+    status, jumps, _, _, _, _ = search._solve_moves_deepening(board, finish, Budget(time_s=30, memory_mb=64))
     expected = reference.fewest_moves(board, None if finish is None else board.index(finish))
     if expected is None:
         assert status == "impossible"
@@ -104,10 +106,10 @@ def test_deepening_matches_reference(board, with_finish, data):
 
 def test_symmetry_group_fixes_start_and_finish():
     board = named("english")
-    perms = moves.Dense(board).group((3, 3))
+    perms = meet.Dense(board).group((3, 3))
     assert len(perms) == 8 and perms[0] == tuple(range(33))
     off_centre = board.with_pegs(board.holes & ~(1 << board.index((2, 3))))
-    assert len(moves.Dense(off_centre).group((2, 3))) == 2  # the mirror through column 3, and the identity
+    assert len(meet.Dense(off_centre).group((2, 3))) == 2  # the mirror through column 3, and the identity
 
 
 @pytest.mark.slow
@@ -138,16 +140,16 @@ def test_small_named_boards(name, finish, expected):
 
 def test_ends_are_every_hole_without_a_finish():
     board = named("triangle")
-    search_ = moves.MeetSearch(board, None, Budget(time_s=60, memory_mb=64))
+    search_ = meet.MeetSearch(board, None, Budget(time_s=60, memory_mb=64))
     code, found, meeting = search_.run()
-    assert code == meet.FOUND and found == 10
-    singles = {moves.canonical(1 << k, search_.perms) for k in range(board.hole_count)}
+    assert code == FOUND and found == 10
+    singles = {meet.canonical(1 << k, search_.perms) for k in range(board.hole_count)}
     assert search_.backward.bounds[1] == len(singles)
 
 
 def test_dense_numbering_takes_boards_over_64_bits():
     board = named("diamond")  # 41 holes, 90 bits in the board numbering
-    assert board.bits > 64 and moves.fits(board)
+    assert board.bits > 64 and meet.fits(board)
     result = pegs.solve(board, objective="moves", time=2)
     assert result.details["method"] == "meet in the middle"
     assert result.status == "not-found" and result.details["moves_proved_insufficient"] >= 5

@@ -7,7 +7,8 @@ import pytest
 from gridsolver import pegs
 from gridsolver.core.budget import Budget
 from gridsolver.core.errors import InputError
-from gridsolver.pegs import rules, search, solvers
+from gridsolver.pegs import generate, rules, search, table
+from gridsolver.pegs.game import GAME
 from tests.pegs.test_rules import named
 
 
@@ -56,7 +57,7 @@ def test_fewest_moves_on_the_triangle():
 
 
 def test_jumps_are_anytime_and_honour_the_time_budget():
-    board = rules.random_board(30, 30, 0.8, seed=1)
+    board = generate.random_board(30, 30, 0.8, seed=1)
     pegs.solve(board, objective="jumps", time=0.5, seed=2)  # compile the kernels
     notes: list[str] = []
     result = pegs.solve(board, objective="jumps", time=1.0, seed=2, progress=notes.append)
@@ -67,13 +68,13 @@ def test_jumps_are_anytime_and_honour_the_time_budget():
 
 
 def test_published_method_honours_memory():
-    board = rules.random_board(20, 20, 0.8, seed=1)
+    board = generate.random_board(20, 20, 0.8, seed=1)
     result = pegs.solve(board, strategy="published", time=30, memory=8, seed=2)
     assert result.verified and result.status == "best-found" and result.stopped == "memory"
 
 
 def test_single_vacancy_problems_up_to_symmetry():
-    problems = search.single_vacancy_problems(named("english"))
+    problems = table.single_vacancy_problems(named("english"))
     starts = {start for start, _ in problems}
     assert len(starts) == 7  # the 33 holes fall into 7 orbits under the 8 symmetries
     assert len(problems) == 151
@@ -81,9 +82,9 @@ def test_single_vacancy_problems_up_to_symmetry():
 
 def test_triangle_table():
     board = named("triangle")
-    problems = search.single_vacancy_problems(board)
-    results = [search.table_job((board, s, f, 30.0, 256.0, None, 0, "t")) for s, f in problems]
-    text = search.format_table(board, problems, results)
+    problems = table.single_vacancy_problems(board)
+    results = [table.table_job((board, s, f, 30.0, 256.0, None, 0, "t")) for s, f in problems]
+    text = table.format_table(board, problems, results)
     assert "solvable" in text and "impossible" in text and "unknown" not in text
     # one summary line per start orbit; the orbits cover every hole once
     summaries = re.findall(r"\((\d+) holes? alike\): one peg anywhere (\w+)", text)
@@ -99,8 +100,8 @@ def test_triangle_table():
 @pytest.mark.slow
 def test_english_table_every_problem_decided():
     board = named("english")
-    problems = search.single_vacancy_problems(board)
-    results = [search.table_job((board, s, f, 120.0, 2048.0, None, 0, "e")) for s, f in problems]
+    problems = table.single_vacancy_problems(board)
+    results = [table.table_job((board, s, f, 120.0, 2048.0, None, 0, "e")) for s, f in problems]
     assert all(r.status in ("optimal", "impossible") for r in results)
     assert all(r.verified for r in results if r.status == "optimal")
 
@@ -117,22 +118,21 @@ def test_bad_objective_arguments():
         pegs.solve(board, objective="finish", finish=(3, 3), strategy="published")
 
 
-def test_the_older_keywords_solve_through_the_game_and_verify():
+def test_a_labelled_solve_through_the_game_verifies():
     board = named("english")
-    result = search.solve(board, label="central", objective="finish", finish=(3, 3),
-                          budget=Budget(time_s=60, memory_mb=512))
+    result = GAME.solve(board, label="central", objective="finish", finish=(3, 3), time=60, memory=512)
     assert result.input == "central" and result.status == "optimal" and result.verified
     assert result.board == pegs.format(board) and result.options["finish"] == [3, 3]
 
 
 def test_the_searches_alone_do_not_verify():
-    result = solvers.search(named("triangle"), Budget(time_s=30), objective="jumps")
+    result = search.search(named("triangle"), Budget(time_s=30), objective="jumps")
     assert result.status == "optimal" and result.solution and not result.verified
     assert pegs.GAME.check(named("triangle"), result.solution).complete
 
 
 def test_a_stopped_jumps_search_still_ends_where_no_jump_is_left():
-    board = rules.random_board(20, 20, 0.8, seed=3)
+    board = generate.random_board(20, 20, 0.8, seed=3)
     result = pegs.solve(board, time=0.3, seed=1)
     assert result.status in ("best-found", "optimal") and result.verified
     final = rules.replay(board, [rules.parse_jump(s) for s in result.solution])
@@ -143,7 +143,7 @@ def test_a_stopped_jumps_search_still_ends_where_no_jump_is_left():
 def test_pagoda_never_grows_under_a_jump(name):
     board = named(name)
     for finish in board.hole_cells()[::3]:
-        weight = solvers.pagoda_for(board, finish)
+        weight = search.pagoda_for(board, finish)
         assert weight is not None and weight[board.index(finish)] == 1.0
         for a, b, c in rules.triples(board):
             assert weight[a] + weight[b] >= weight[c] - 1e-12
@@ -151,15 +151,15 @@ def test_pagoda_never_grows_under_a_jump(name):
 
 
 def test_the_next_beam_centre_moves_toward_the_peg_left_farthest_out():
-    board = rules.random_board(10, 10, 0.5, 1000)
-    middle = solvers.centroid(board)
-    assert solvers.toward_stranded(board, [], middle) == middle  # no line yet: stay at the centroid
-    line = solvers.play_out(board, [])
+    board = generate.random_board(10, 10, 0.5, 1000)
+    middle = search.centroid(board)
+    assert search.toward_stranded(board, [], middle) == middle  # no line yet: stay at the centroid
+    line = search.play_out(board, [])
     last = rules.replay(board, line).peg_cells()
     far = max(last, key=lambda c: (c[0] - middle[0]) ** 2 + (c[1] - middle[1]) ** 2)
-    r, c = solvers.toward_stranded(board, line, middle)
-    shift = solvers.BEAM_SHIFT
+    r, c = search.toward_stranded(board, line, middle)
+    shift = search.BEAM_SHIFT
     expected = (middle[0] + shift * (far[0] - middle[0]), middle[1] + shift * (far[1] - middle[1]))
     assert (r, c) == pytest.approx(expected)
     pair = board.with_pegs(1 << board.index((0, 0)) | 1 << board.index((0, 1)))
-    assert solvers.toward_stranded(pair, [((0, 0), (0, 2))], middle) == middle  # one peg left: none stranded
+    assert search.toward_stranded(pair, [((0, 0), (0, 2))], middle) == middle  # one peg left: none stranded

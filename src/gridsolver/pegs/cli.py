@@ -69,7 +69,7 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
     from gridsolver.core.budget import per_worker_memory_mb
     from gridsolver.core.game import check_seed, check_workers, make_budget
     from gridsolver.core.parallel import parallel_map
-    from gridsolver.pegs.search import single_vacancy_problems, table_job
+    from gridsolver.pegs.table import single_vacancy_problems, table_job
 
     make_budget(time_s, memory_mb, nodes)  # every option is refused here, not in the first worker
     check_seed(seed)
@@ -103,7 +103,7 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
 
 def _print_table(board: Board, problems: list[tuple[Cell, Cell]], results: list[Result],
                  as_json: bool) -> None:
-    from gridsolver.pegs.search import format_table
+    from gridsolver.pegs.table import format_table
 
     if as_json:
         for result in results:
@@ -120,7 +120,7 @@ def _print_table(board: Board, problems: list[tuple[Cell, Cell]], results: list[
 def random_(size: str, density: float, seed: int) -> None:
     """Print a random square comesolo board (SIZE like 20 or 20x20, from 1x3 to 30x30; 1 peg, 0 empty;
     diagonal jumps)."""
-    from gridsolver.pegs.rules import random_board
+    from gridsolver.pegs.generate import random_board
 
     match = SIZE.fullmatch(size.strip().lower())
     if match is None:

@@ -19,7 +19,7 @@ from ``S`` (the only ones the forward search asks about):
   :func:`gridsolver.pegs.geometry.pagoda_for`) is below ``s``'s own can
   never get there, so its complement is not reachable from ``S``.
 
-The forward depth-first search (:func:`gridsolver.pegs.kernels.dfs`) stops at
+The forward depth-first search (:func:`gridsolver.pegs.kernels.dfs.dfs`) stops at
 the last layer's peg count and asks the layer: a position there is in it
 exactly when it can finish. This needs positions of one 64-bit word in the
 board's own bit numbering (``rows * (cols + 1) <= 64``: the English and
@@ -35,13 +35,13 @@ import time
 import numpy as np
 
 from gridsolver.core.budget import Budget
-from gridsolver.core.kernels.stops import OUT_OF_MEMORY
+from gridsolver.core.kernels.stops import EXHAUSTED, OUT_OF_MEMORY
 from gridsolver.pegs import rules
 from gridsolver.pegs.geometry import Permutation, canonical, pagoda_for, symmetries, transform
-from gridsolver.pegs.moves import byte_images
+from gridsolver.pegs.meet import byte_images
 from gridsolver.pegs.rules import Board, Cell, Jump
 
-MAX_LOAD = 0.6  # layers.MAX_LOAD: a layer's set grows past this load
+MAX_LOAD = 0.6  # kernels.endgame.MAX_LOAD: a layer's set grows past this load
 FIRST_SLOTS = 1 << 12
 BYTES_PER_POSITION = 8 / MAX_LOAD * 2 + 8  # the set at its worst just after doubling, and the layer
 
@@ -96,7 +96,7 @@ class Endgame:
 
     def grow(self, budget: Budget, max_positions: int) -> bool:
         """Add one layer; False (and no layer) when the budget or ``max_positions`` stops it first."""
-        from gridsolver.pegs import layers
+        from gridsolver.pegs.kernels import endgame as endgame_kernels
 
         last = self.layers[-1]
         guess = len(last) * max(2, self.growth())
@@ -108,7 +108,7 @@ class Endgame:
         started = time.perf_counter()
         lo = 0
         while True:
-            code = layers.expand(last, lo, *self.tri, self.images, self.weights, self.floor, keys,
+            code = endgame_kernels.expand(last, lo, *self.tri, self.images, self.weights, self.floor, keys,
                                  budget.node_limit(), budget.deadline_ns(), stats)
             if code != OUT_OF_MEMORY:
                 break
@@ -118,10 +118,10 @@ class Endgame:
             found = keys[keys != 0]
             del keys
             keys = np.zeros(slots, dtype=np.uint64)
-            layers.insert_all(keys, found)
+            endgame_kernels.insert_all(keys, found)
             lo = int(stats[2])
         self.nodes += int(stats[0])
-        if code != layers.EXHAUSTED:
+        if code != EXHAUSTED:
             return False
         self.layers.append(np.sort(keys[keys != 0]))
         self.seconds.append(time.perf_counter() - started)

@@ -181,7 +181,7 @@ class PegsGame(Game[Board, Jump]):
 
     def search(self, board: Board, budget: Budget, *, seed: int, workers: int, cluster: str | None,
                progress: Progress | None, label: str, options: Mapping[str, Any]) -> Result:
-        from gridsolver.pegs.solvers import search
+        from gridsolver.pegs.search import search
 
         rule = options.get("jumps")
         finish = options.get("finish")
@@ -206,7 +206,7 @@ def _warm_parts(board: Board | None, options: Mapping[str, Any] | None) -> list[
         return list(WARMERS)
     objective = options["objective"]
     if objective == "moves":
-        from gridsolver.pegs.moves import fits
+        from gridsolver.pegs.meet import fits
 
         return ["meet" if fits(board) else "deepening"]
     if objective == "finish":
@@ -221,7 +221,7 @@ def _warm_budget() -> Budget:
 def _warm_dfs() -> None:
     """Depth-first search, for most jumps and for a finish hole, and the table it grows."""
     from gridsolver.core.table import GrowingTable
-    from gridsolver.pegs.solvers import search
+    from gridsolver.pegs.search import search
 
     board = GAME.read(WARM_BOARD)
     search(board, _warm_budget(), objective="jumps")
@@ -231,14 +231,14 @@ def _warm_dfs() -> None:
 
 def _warm_beam() -> None:
     """The beam a most-jumps search widens when depth-first search does not finish."""
-    from gridsolver.pegs.solvers import Layout, _widening_beam
+    from gridsolver.pegs.search import Layout, _widening_beam
 
     board = GAME.read(WARM_BOARD)
     _widening_beam(board, Layout.of(board), _warm_budget(), 0, 0, [])
 
 
 def _warm_published() -> None:
-    from gridsolver.pegs.solvers import search
+    from gridsolver.pegs.search import search
 
     search(GAME.read(WARM_BOARD), _warm_budget(), objective="jumps", strategy="published")
 
@@ -246,8 +246,8 @@ def _warm_published() -> None:
 def _warm_meet() -> None:
     """Fewest moves by meeting in the middle (boards of at most 64 holes)."""
     from gridsolver.core.budget import NO_LIMIT
-    from gridsolver.pegs.moves import Side
-    from gridsolver.pegs.solvers import search
+    from gridsolver.pegs.meet import Side
+    from gridsolver.pegs.search import search
 
     search(GAME.read(WARM_BOARD), _warm_budget(), objective="moves")
     Side(128, max_slots=256).grow(0, NO_LIMIT)  # the tiny board's sets never grow: load the rebuild too
@@ -256,7 +256,7 @@ def _warm_meet() -> None:
 def _warm_deepening() -> None:
     """Fewest moves by iterative deepening (larger boards), and the table it grows."""
     from gridsolver.core.table import GrowingTable
-    from gridsolver.pegs.solvers import _solve_moves_deepening
+    from gridsolver.pegs.search import _solve_moves_deepening
 
     _solve_moves_deepening(GAME.read(WARM_BOARD), None, _warm_budget())
     GrowingTable(_warm_budget(), words=1, first_slots=1 << 10).grow()

@@ -288,6 +288,9 @@ def pagoda_for(board: Board, finish: Cell) -> np.ndarray | None:
 # every neighbouring hole weighs less than 1 (toward it, from the other pegs) stays to the end, and
 # stays so: the weights only fall. The margin keeps float rounding on the safe side.
 DOOM_MARGIN = 1e-9
+#: A peg whose every neighbouring hole weighs less than this toward it (its own g included: the
+#: kernels sum g^distance over every peg) never moves again.
+DOOM_BELOW = 1.0 + GOLDEN - DOOM_MARGIN
 
 
 def golden_weight(board: Board, pegs: int, cell: Cell) -> float:
@@ -299,7 +302,7 @@ def doomed_pegs(board: Board, pegs: int) -> list[Cell]:
     """The pegs of ``pegs`` that provably never move again (see above): every neighbouring hole
     weighs less than 1 toward it from the other pegs.
 
-    Plain Python: the reference for :func:`gridsolver.pegs.kernels.count_doomed`. A position with a
+    Plain Python: the reference for :func:`gridsolver.pegs.kernels.doom.count_doomed`. A position with a
     doomed peg and another peg can never end at one peg.
     """
     out = []

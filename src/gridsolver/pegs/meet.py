@@ -1,219 +1,305 @@
-"""numba kernels for fewest moves by meeting in the middle (boards of at most 64 holes,
-numbered densely: see :class:`gridsolver.pegs.moves.Dense`).
+"""Fewest moves by meeting in the middle: the plain-Python side (no numba here).
 
-A *move* is a run of jumps by one peg. Breadth-first search by moves from
-both ends: forward from the start (a move = a chain of jumps by one peg,
-every prefix of the chain being a move of its own), and backward from the
-finish (a reverse move = a chain of *unjumps* by one peg: a peg at ``c``
-with ``b`` and ``a`` empty goes back to ``a`` and refills ``b``; reversed,
-that chain is one forward move). Each side keeps a hash set of the positions
-it has reached, with the number of moves, canonical under the symmetries that
-fix both the start position and the finish, so a position and its images
-are one entry (sound: such a symmetry maps games from the start to the
-finish onto games from the start to the finish, move for move).
-
-Why the meeting proves the minimum: if the forward set of positions within
-``a`` moves and the backward set within ``b`` moves are disjoint, no game
-has ``m <= a + b`` moves. (For ``m >= a`` the position after ``a`` moves is
-in the forward set and ``m - a <= b`` moves from the finish; for ``m < a``
-the final position is in both.) The searches grow one layer at a time and
-every new position is checked against the other side's whole set, so the
-first position found in both sets gives the minimum: ``a + b`` with the
-sets for ``a + b - 1`` known disjoint. A side whose new layer is empty has
-reached everything it can: no meeting then proves the problem impossible.
-
-This module imports numba: import it only inside command functions.
+The search itself runs in :mod:`gridsolver.pegs.kernels.meet`; this module builds
+its arrays, drives it one layer at a time, and rebuilds a game through the
+meeting position from the two sides' sets (see that module for why the
+first meeting proves the minimum).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
 import numpy as np
-from numba import njit
 
-from gridsolver.core.kernels.clock import budget_check, time_remains
-from gridsolver.core.kernels.stops import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (re-exported codes)
-from gridsolver.core.kernels.table import find_key
+from gridsolver.core.budget import Budget
+from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, OUT_OF_MEMORY, OUT_OF_TIME
+from gridsolver.pegs.geometry import Permutation, symmetries, transform
+from gridsolver.pegs.rules import Board, Cell, Jump, bit_indices, triples
 
-ONE = np.uint64(1)
-ZERO = np.uint64(0)
-CHECK_EVERY = 4096
-MAX_LOAD = 0.6  # a layer stops (for a bigger set, or out of memory) past this load; moves.MAX_LOAD too
-REFILL_CLOCK_EVERY = 1 << 16  # positions put in a grown set between two clock readings
-
-# kernel exit codes (as in kernels.py; OUT_OF_TIME, OUT_OF_NODES and OUT_OF_MEMORY are core's)
-EXHAUSTED, FOUND = 0, 1
-
-
-@njit(cache=True, inline="always")
-def mix(p):
-    x = p + np.uint64(0x9E3779B97F4A7C15)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
+#: A side's set is grown (or the search stops out of memory) past this load: kernels.meet.MAX_LOAD,
+#: repeated here because that module imports numba (a test checks the two agree).
+MAX_LOAD = 0.6
+#: Per slot: key and level, and the layer order's 0.6 entries of 8 bytes; 17 also covers growing,
+#: when the new set and order (9 + 4.8 per new slot) sit beside the old order (2.4).
+BYTES_PER_SLOT = 8 + 1 + 8
+#: A side's set starts this small and doubles as it fills, up to its share of the budget (at least
+#: 128: the backward side starts with up to 64 positions, one per finish hole, before it can grow).
+FIRST_SLOTS = 1 << 14
 
 
-@njit(cache=True)
-def canonical(p, images):
-    """The smallest image of ``p`` under the symmetries; ``images[s, k, v]`` is the image of
-    byte value ``v`` at byte ``k`` under symmetry ``s``."""
-    best = p
-    for s in range(images.shape[0]):
-        img = ZERO
+def fits(board: Board) -> bool:
+    """True when the holes can be numbered within one 64-bit word (the kernels need that)."""
+    return board.hole_count <= 64
+
+
+class Dense:
+    """The holes numbered 0, 1, ... row by row, so a board of up to 64 holes fits one word.
+
+    The kernels and the game rebuilding work in this numbering; ``mask`` and
+    ``cell`` translate to and from the board's own.
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.bits = list(bit_indices(board.holes))
+        self.number = {bit: k for k, bit in enumerate(self.bits)}
+
+    def mask(self, board_mask: int) -> int:
+        """A board bit mask in the dense numbering."""
+        return sum(1 << self.number[i] for i in bit_indices(board_mask))
+
+    def cell(self, k: int) -> Cell:
+        return self.board.cell(self.bits[k])
+
+    def triples(self) -> list[tuple[int, int, int]]:
+        return [(self.number[a], self.number[b], self.number[c]) for a, b, c in triples(self.board)]
+
+    def group(self, finish: Cell | None) -> list[Permutation]:
+        """Symmetries fixing the start position and the finish hole (the identity first)."""
+        board = self.board
+        perms = [p for p in symmetries(board) if transform(board.pegs, p) == board.pegs]
+        if finish is not None:
+            i = board.index(finish)
+            perms = [p for p in perms if p[i] == i]
+        return [tuple(self.number[p[bit]] for bit in self.bits) for p in perms]
+
+
+def adjacency(dense: Dense) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Jumps grouped by from-hole: ``start[a]:start[a+1]`` index ``over`` and ``to``."""
+    by_from: list[list[tuple[int, int]]] = [[] for _ in range(64)]
+    for a, b, c in dense.triples():
+        by_from[a].append((b, c))
+    start = np.zeros(65, dtype=np.int64)
+    over, to = [], []
+    for a in range(64):
+        start[a + 1] = start[a] + len(by_from[a])
+        for b, c in by_from[a]:
+            over.append(b)
+            to.append(c)
+    return start, np.array(over, dtype=np.int64), np.array(to, dtype=np.int64)
+
+
+def byte_images(perms: list[Permutation]) -> np.ndarray:
+    """``out[s, k, v]``: the image under ``perms[s]`` of byte value ``v`` placed at byte ``k``."""
+    out = np.zeros((len(perms), 8, 256), dtype=np.uint64)
+    for s, perm in enumerate(perms):
+        full = list(perm) + list(range(len(perm), 64))  # holes past the last are never set
         for k in range(8):
-            img |= images[s, k, np.int64((p >> np.uint64(8 * k)) & np.uint64(255))]
-        if img < best:
-            best = img
-    return best
+            for v in range(256):
+                out[s, k, v] = sum(1 << full[8 * k + i] for i in range(8) if v >> i & 1)
+    return out
 
 
-@njit(cache=True)
-def set_slot(keys, p):
-    """Slot holding ``p``, or the empty slot where it would go (never full: sides stay at most
-    ``MAX_LOAD`` full)."""
-    found = find_key(keys, p, mix(p), keys.shape[0])
-    return found if found >= 0 else -1 - found
+def canonical(mask: int, perms: list[Permutation]) -> int:
+    """The smallest image (the kernel's canonical form: identity included)."""
+    return min(transform(mask, p) for p in perms)
 
 
-@njit(cache=True)
-def add_start(keys, levels, order, count, p):
-    """Put ``p`` (already canonical) in a side's set at level 0; returns the new count."""
-    slot = set_slot(keys, p)
-    if keys[slot] == ZERO:
-        keys[slot] = p
-        levels[slot] = 0
-        order[count] = p
-        count += 1
-    return count
+BitJump = tuple[int, int]  # (from bit, to bit)
 
 
-@njit(cache=True)
-def level_of(keys, levels, p):
-    """Moves recorded for ``p`` (canonical) in a side's set, or -1."""
-    slot = set_slot(keys, p)
-    return -1 if keys[slot] == ZERO else np.int64(levels[slot])
+def chains(pegs: int, adj: dict[int, list[BitJump]], reverse: bool) -> Iterator[tuple[int, list[BitJump]]]:
+    """Every position one move away, with that move's jumps as bit pairs (from, to).
 
-
-@njit(cache=True)
-def expand(order, lo, hi, adj_start, adj_over, adj_to, images, reverse, keys, levels, level,
-           other_keys, other_levels, node_limit, deadline_ns, stats, meeting):
-    """Add every position one move (``reverse``: one reverse move) from ``order[lo:hi]``.
-
-    New positions go into this side's set at ``level`` and are appended to
-    ``order`` from ``hi``. Each is looked up in the other side's set; on the
-    first one found there, returns FOUND with ``meeting[0]`` = the position and
-    ``stats[2]`` = its level on the other side. Otherwise EXHAUSTED (the layer
-    is complete; ``stats[3]`` = the new count) or a budget code. stats[0] +=
-    jumps tried. OUT_OF_MEMORY: the set is full; see :func:`expand_from`.
+    ``reverse``: one reverse move (a chain of unjumps by one peg); the pairs
+    are then the forward jumps, in forward order, that undo it.
     """
-    return expand_from(order, lo, hi, hi, adj_start, adj_over, adj_to, images, reverse, keys, levels,
-                       level, other_keys, other_levels, node_limit, deadline_ns, stats, meeting)
+    def walk(q: int, a: int, path: list) -> Iterator[tuple[int, list]]:
+        for b, c in adj.get(a, []):
+            if q >> c & 1 or (q >> b & 1) == reverse:
+                continue
+            child = q ^ (1 << a) ^ (1 << b) ^ (1 << c)
+            step = path + [(c, a) if reverse else (a, c)]
+            yield child, (step[::-1] if reverse else step)
+            yield from walk(child, c, step)
+
+    for a in bit_indices(pegs):
+        yield from walk(pegs, a, [])
 
 
-@njit(cache=True)
-def expand_from(order, lo, hi, count, adj_start, adj_over, adj_to, images, reverse, keys, levels, level,
-                other_keys, other_levels, node_limit, deadline_ns, stats, meeting):
-    """:func:`expand` from ``order[lo]`` on, with ``order[hi:count]`` already found in this layer.
+@dataclass
+class Side:
+    """One direction of the search: its hash set and the positions in the order found.
 
-    When the set reaches ``MAX_LOAD`` it returns OUT_OF_MEMORY with
-    ``stats[1]`` = the position being expanded, ``stats[3]`` = the count and
-    ``stats[0]`` as it was before that position: after the set grows (see
-    :func:`refill`), calling again with ``lo = stats[1]`` and ``count =
-    stats[3]`` finishes the layer exactly as a set big enough from the start
-    would have (that position's children already in the set are skipped, and
-    the chains through them are still followed).
+    The set starts at ``slots`` and doubles (see :meth:`grow`) up to
+    ``max_slots``, so memory follows the positions met: a budget sized for the
+    whole search costs nothing until the search gets there.
     """
-    capacity = min(order.shape[0], np.int64(keys.shape[0] * MAX_LOAD))
-    stack_pos = np.zeros(65, dtype=np.uint64)
-    stack_bit = np.zeros(65, dtype=np.int64)
-    stack_idx = np.zeros(65, dtype=np.int64)
-    nodes = 0
-    code = EXHAUSTED
-    for i in range(lo, hi):
-        p = order[i]
-        before = nodes  # nodes tried before this position, for a restart at it
-        pegs = p
-        while pegs != ZERO:
-            low = pegs & (~pegs + ONE)
-            pegs ^= low
-            start = 0
-            while (low >> np.uint64(start)) != ONE:
-                start += 1
-            # depth-first over the chains of jumps (or unjumps) of the peg that began at ``start``
-            sp = 0
-            stack_pos[0] = p
-            stack_bit[0] = start
-            stack_idx[0] = adj_start[start]
-            while sp >= 0:
-                j = stack_idx[sp]
-                a = stack_bit[sp]
-                if j == adj_start[a + 1]:
-                    sp -= 1
-                    continue
-                stack_idx[sp] = j + 1
-                q = stack_pos[sp]
-                b = adj_over[j]
-                c = adj_to[j]
-                over_full = (q >> np.uint64(b)) & ONE
-                if (q >> np.uint64(c)) & ONE:
-                    continue
-                if reverse:
-                    if over_full:
-                        continue
-                elif not over_full:
-                    continue
-                child = q ^ ((ONE << np.uint64(a)) | (ONE << np.uint64(b)) | (ONE << np.uint64(c)))
-                nodes += 1
-                code = budget_check(stats[0] + nodes, node_limit, deadline_ns, CHECK_EVERY)
-                if code != EXHAUSTED:
-                    stats[0] += nodes
-                    return code
-                sp += 1
-                stack_pos[sp] = child
-                stack_bit[sp] = c
-                stack_idx[sp] = adj_start[c]
-                canon = canonical(child, images)
-                slot = set_slot(keys, canon)
-                if keys[slot] != ZERO:
-                    continue
-                if count >= capacity:
-                    stats[0] += before
-                    stats[1] = i
-                    stats[3] = count
-                    return OUT_OF_MEMORY
-                keys[slot] = canon
-                levels[slot] = level
-                order[count] = canon
-                count += 1
-                seen = level_of(other_keys, other_levels, canon)
-                if seen >= 0:
-                    stats[0] += nodes
-                    meeting[0] = canon
-                    stats[2] = seen
-                    stats[3] = count
-                    return FOUND
-    stats[0] += nodes
-    stats[3] = count
-    return code
+
+    slots: int
+    max_slots: int = 0  # 0: ``slots``, a set that never grows
+    keys: np.ndarray = field(init=False)
+    levels: np.ndarray = field(init=False)
+    order: np.ndarray = field(init=False)
+    bounds: list[int] = field(default_factory=lambda: [0])  # order[bounds[k]:bounds[k+1]] = layer k
+
+    def __post_init__(self) -> None:
+        self.max_slots = max(self.max_slots, self.slots)
+        self.keys = np.zeros(self.slots, dtype=np.uint64)
+        self.levels = np.zeros(self.slots, dtype=np.int8)
+        self.order = np.zeros(order_length(self.slots), dtype=np.uint64)
+
+    @property
+    def depth(self) -> int:
+        return len(self.bounds) - 2
+
+    def layer_size(self) -> int:
+        return self.bounds[-1] - self.bounds[-2]
+
+    def level(self, canon: int) -> int:
+        from gridsolver.pegs.kernels import meet as meet_kernels
+
+        return int(meet_kernels.level_of(self.keys, self.levels, np.uint64(canon)))
+
+    def can_grow(self) -> bool:
+        return self.slots < self.max_slots
+
+    def grow(self, count: int, deadline_ns: int) -> bool:
+        """Twice the slots, the set made again from ``order[:count]`` (the positions past the
+        last bound being the layer under way); False if the deadline passed meanwhile.
+
+        The old set goes before the new one is made (the order has every position), so
+        growing never holds both sets at once.
+        """
+        from gridsolver.pegs.kernels import meet as meet_kernels
+
+        self.slots = min(2 * self.slots, self.max_slots)
+        del self.keys, self.levels
+        self.keys = np.zeros(self.slots, dtype=np.uint64)
+        self.levels = np.zeros(self.slots, dtype=np.int8)
+        order = np.zeros(order_length(self.slots), dtype=np.uint64)
+        order[:count] = self.order[:count]
+        self.order = order
+        bounds = np.array(self.bounds, dtype=np.int64)
+        return bool(meet_kernels.refill(self.order, count, bounds, self.keys, self.levels, deadline_ns))
 
 
-@njit(cache=True)
-def refill(order, count, bounds, keys, levels, deadline_ns):
-    """Put ``order[:count]`` into an empty set (``keys``, ``levels``); returns False if the
-    deadline passed first (the set is then incomplete and the search over).
+MASK64 = (1 << 64) - 1
 
-    Layer ``k`` is ``order[bounds[k]:bounds[k + 1]]`` and the positions past the
-    last bound are the layer being built: the order holds every position of the
-    side's set once, so a grown set is made from it and the old set can be
-    dropped first. A big set takes a while to fill, so the clock is read as it goes.
-    """
-    last = bounds.shape[0] - 1
-    for k in range(last + 1):
-        end = count if k == last else bounds[k + 1]
-        for j in range(bounds[k], end):
-            if j % REFILL_CLOCK_EVERY == REFILL_CLOCK_EVERY - 1 and not time_remains(deadline_ns):
-                return False
-            p = order[j]
-            slot = set_slot(keys, p)
-            keys[slot] = p
-            levels[slot] = k
-    return True
+
+def mix(p: int) -> int:
+    """The kernels' home hash of a position (kernels.bitboard.mix), on Python ints."""
+    x = (p + 0x9E3779B97F4A7C15) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
+def refilled(order: list[int], count: int, bounds: list[int], slots: int) -> tuple[list[int], list[int]]:
+    """Plain-Python reference for kernels.meet.refill: the (keys, levels) of a set of ``slots`` slots
+    holding ``order[:count]``, layer ``k`` being ``order[bounds[k]:bounds[k + 1]]`` (the last
+    running to ``count``), placed by the same linear probing."""
+    keys, levels = [0] * slots, [0] * slots
+    ends = [*bounds[1:], count]
+    for level, (lo, hi) in enumerate(zip(bounds, ends, strict=True)):
+        for p in order[lo:hi]:
+            slot = mix(p) & (slots - 1)
+            while keys[slot] not in (0, p):
+                slot = (slot + 1) & (slots - 1)
+            keys[slot], levels[slot] = p, level
+    return keys, levels
+
+
+def order_length(slots: int) -> int:
+    """Room in a side's order for every position its set of ``slots`` may hold."""
+    return int(slots * MAX_LOAD) + 1
+
+
+class MeetSearch:
+    """Fewest moves from ``board`` to one peg (at ``finish`` when given), both ends at once."""
+
+    def __init__(self, board: Board, finish: Cell | None, budget: Budget) -> None:
+        self.board = board
+        self.finish = finish
+        self.budget = budget
+        self.dense = Dense(board)
+        self.perms = self.dense.group(finish)
+        self.images = byte_images(self.perms)
+        self.adj_arrays = adjacency(self.dense)
+        self.adj: dict[int, list[tuple[int, int]]] = {}
+        for a, b, c in self.dense.triples():
+            self.adj.setdefault(a, []).append((b, c))
+        # a side never holds more than the 2^holes positions: small boards get small tables
+        most = budget.table_slots(BYTES_PER_SLOT, share=0.4, maximum=1 << min(31, board.hole_count + 1))
+        self.forward = Side(min(FIRST_SLOTS, most), most)
+        self.backward = Side(min(FIRST_SLOTS, most), most)
+        self.nodes = 0
+
+    def run(self) -> tuple[int, int | None, int | None]:
+        """(kernel code, moves, meeting position). FOUND gives the minimum; EXHAUSTED: impossible."""
+        from gridsolver.pegs.kernels import meet as meet_kernels
+
+        f, b = self.forward, self.backward
+        self.start = self.dense.mask(self.board.pegs)
+        start = canonical(self.start, self.perms)
+        f.bounds.append(meet_kernels.add_start(f.keys, f.levels, f.order, 0, np.uint64(start)))
+        holes = len(self.dense.bits)
+        ends = [1 << self.dense.number[self.board.index(self.finish)]] if self.finish else [
+            1 << k for k in range(holes)]
+        count = 0
+        for end in ends:
+            canon = np.uint64(canonical(end, self.perms))
+            count = meet_kernels.add_start(b.keys, b.levels, b.order, count, canon)
+        b.bounds.append(count)
+        if b.level(start) >= 0:
+            return FOUND, 0, start
+        stats = np.zeros(4, dtype=np.int64)
+        meeting = np.zeros(1, dtype=np.uint64)
+        while True:
+            # grow the side whose last layer is smaller: the cheaper way to add one move
+            side, other = (f, b) if f.layer_size() <= b.layer_size() else (b, f)
+            level = side.depth + 1
+            code = self._layer(side, other, stats, meeting)
+            self.nodes = int(stats[0])
+            if code == FOUND:
+                return code, level + int(stats[2]), int(meeting[0])
+            if code != EXHAUSTED:
+                return code, None, None
+            side.bounds.append(int(stats[3]))
+            if side.layer_size() == 0:
+                return EXHAUSTED, None, None
+
+    def _layer(self, side: Side, other: Side, stats: np.ndarray, meeting: np.ndarray) -> int:
+        """Expand ``side`` by one layer, growing its set as it fills; the kernel's code."""
+        from gridsolver.pegs.kernels import meet as meet_kernels
+
+        adj_start, adj_over, adj_to = self.adj_arrays
+        lo, count = side.bounds[-2], side.bounds[-1]
+        while True:
+            code = meet_kernels.expand_from(side.order, lo, side.bounds[-1], count, adj_start, adj_over,
+                                            adj_to, self.images, side is self.backward, side.keys,
+                                            side.levels, side.depth + 1, other.keys, other.levels,
+                                            self.budget.node_limit(), self.budget.deadline_ns(), stats,
+                                            meeting)
+            if code != OUT_OF_MEMORY or not side.can_grow():
+                return int(code)
+            lo, count = int(stats[1]), int(stats[3])  # go on from where the full set stopped
+            if not side.grow(count, self.budget.deadline_ns()):
+                return OUT_OF_TIME
+
+    def proved_insufficient(self) -> int:
+        """Moves proved too few so far: the two sides' depths (their sets are disjoint)."""
+        return self.forward.depth + self.backward.depth
+
+    def path(self, meeting: int) -> list[Jump]:
+        """A game through ``meeting`` with as many moves as its two levels add up to."""
+        jumps: list[tuple[int, int]] = []
+        here = meeting
+        for level in range(self.forward.level(meeting), 0, -1):
+            here, move = self._step(here, self.forward, level - 1, reverse=True)
+            jumps[:0] = move
+        # the forward half starts at an image of the start under a symmetry fixing the start: itself
+        assert here == self.start
+        here = meeting
+        for level in range(self.backward.level(meeting), 0, -1):
+            here, move = self._step(here, self.backward, level - 1, reverse=False)
+            jumps += move
+        return [(self.dense.cell(a), self.dense.cell(c)) for a, c in jumps]
+
+    def _step(self, here: int, side: Side, level: int, reverse: bool) -> tuple[int, list]:
+        for child, move in chains(here, self.adj, reverse):
+            if side.level(canonical(child, self.perms)) == level:
+                return child, move
+        raise AssertionError("a position in the search sets has no neighbour one layer closer")

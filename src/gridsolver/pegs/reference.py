@@ -118,7 +118,7 @@ def move_distances(board: Board, ends: set[int], reverse: bool = False) -> dict[
 
 def canonical_children(positions: list[int], jumps: list[tuple[int, int, int]], perms: list[tuple[int, ...]],
                        weights: list[float], floor: float) -> set[int]:
-    """layers.expand in plain Python: every position one jump after one of ``positions`` whose pagoda
+    """kernels.endgame.expand in plain Python: every position one jump after one of ``positions`` whose pagoda
     weight is at least ``floor``, as its smallest image under ``perms`` (bit maps)."""
     out = set()
     for p in positions:

@@ -1,4 +1,4 @@
-"""numba kernels: one layer of a breadth-first search by jumps (positions of one 64-bit word).
+"""One layer of a breadth-first search by jumps (positions of one 64-bit word): the endgame tables.
 
 Every jump removes one peg, so the positions ``k`` jumps from the start are
 exactly the reachable positions with ``pegs - k`` pegs: a breadth-first
@@ -21,16 +21,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gridsolver.core.kernels.bits import ONE, ZERO
 from gridsolver.core.kernels.clock import budget_check
-from gridsolver.core.kernels.stops import OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME  # noqa: F401  (re-exported codes)
-from gridsolver.pegs.meet import canonical, set_slot
+from gridsolver.core.kernels.stops import EXHAUSTED, OUT_OF_MEMORY
+from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, canonical, new_slot, set_slot
 
-ONE = np.uint64(1)
-ZERO = np.uint64(0)
-CHECK_EVERY = 4096
 MAX_LOAD = 0.6  # a layer's set is grown past this load (endgame.MAX_LOAD too)
-
-EXHAUSTED = 0  # the layer is complete
 
 
 @njit(cache=True)
@@ -51,7 +47,7 @@ def weight_of(p, weights):
 def expand(layer, lo, tri_a, tri_b, tri_c, images, weights, floor, keys, node_limit, deadline_ns,
            stats):
     """Put every child of ``layer[lo:]`` (one jump on) into the set ``keys``, canonical under the
-    symmetries of ``images`` (see :func:`gridsolver.pegs.meet.canonical`).
+    symmetries of ``images`` (see :func:`gridsolver.pegs.kernels.bitboard.canonical`).
 
     A child whose pegs' pagoda weight (``weights``) is below ``floor`` is left
     out: no game from it reaches the target (a jump never raises the weight).
@@ -82,8 +78,8 @@ def expand(layer, lo, tri_a, tri_b, tri_c, images, weights, floor, keys, node_li
             if base - weights[tri_a[t]] - weights[tri_b[t]] + weights[tri_c[t]] < floor:
                 continue
             child = canonical(p ^ ((ONE << a) | (ONE << b) | (ONE << c)), images)
-            slot = set_slot(keys, child)
-            if keys[slot] != ZERO:
+            slot = new_slot(keys, child)
+            if slot < 0:
                 continue
             if count >= capacity:
                 stats[0] += nodes
