@@ -6,6 +6,8 @@
   (time, nodes, Ctrl-C) every kernel makes;
 - :mod:`.arrays`: array copies as element loops (numba's slice assignment
   from an array compiles for seconds);
+- :mod:`.bits`: bit tricks on 64-bit words and word arrays (popcount,
+  trailing zeros, get and flip a bit);
 - :mod:`.table`: open-addressing transposition tables on numpy arrays;
 - :mod:`.random`: seeding numba's own random stream.
 
