@@ -231,7 +231,7 @@ def test_nrpa_adaptation_beats_a_flat_policy():
 def test_nrpa_is_the_default_samegame_method_and_is_verified():
     board = random_board(10, 10, 4, seed=6)
     result = samegame.solve(board, time=2, nodes=500, workers=1, seed=3)
-    assert result.details.method == "nrpa" and result.verified
+    assert result.details["method"] == "nrpa" and result.verified
     assert result.stats.nodes <= 500
     assert samegame_rules.replay(board, result.solution).score == result.score
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.core.kernels.flood import take_group
-
 # error_model="numpy": integer // and % skip numba's check for a zero divisor (every divisor here is a
 # board size or a count above 0): NRPA takes about 16% less CPU time for the same games
 
@@ -136,8 +134,36 @@ def remove_settle(cells, width, height, start, stack, low):
     colour = cells[start]
     if colour == EMPTY:
         return 0, 0, -1, False
-    # removal writes EMPTY; the lows are set below (``low`` may be the stack itself: see remove_at)
-    removed, first, last = take_group(cells, width, height, start, EMPTY, stack, low, False)
+    cells[start] = EMPTY
+    stack[0] = start
+    top = 1
+    removed = 0
+    first = width
+    last = -1
+    while top > 0:
+        top -= 1
+        j = stack[top]
+        removed += 1
+        jc = j // height
+        jh = j - jc * height
+        first = min(first, jc)
+        last = max(last, jc)
+        if jh > 0 and cells[j - 1] == colour:
+            cells[j - 1] = EMPTY
+            stack[top] = j - 1
+            top += 1
+        if jh + 1 < height and cells[j + 1] == colour:
+            cells[j + 1] = EMPTY
+            stack[top] = j + 1
+            top += 1
+        if jc > 0 and cells[j - height] == colour:
+            cells[j - height] = EMPTY
+            stack[top] = j - height
+            top += 1
+        if jc + 1 < width and cells[j + height] == colour:
+            cells[j + height] = EMPTY
+            stack[top] = j + height
+            top += 1
     emptied = False
     for c in range(first, last + 1):  # gravity
         base = c * height

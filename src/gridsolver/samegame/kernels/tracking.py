@@ -15,7 +15,6 @@ import numpy as np
 from numba import njit
 
 from gridsolver.clickomania.kernels.groups import EMPTY, close_columns, is_single
-from gridsolver.core.kernels.flood import take_group
 
 # error_model="numpy": integer // and % skip numba's check for a zero divisor (every divisor here is a
 # board size or a count above 0): NRPA takes about 16% less CPU time for the same games
@@ -248,15 +247,45 @@ def remove_fall(cells, width, height, start, stack, low):
     ``low`` in the group's columns) for a legal move, settling each column from its lowest removed cell
     up to its top only.
 
-    Its own settling rather than a change to the shared kernel (Clickomania's solver uses that one):
-    the fill (:func:`~gridsolver.core.kernels.flood.take_group`) marks the removed cells
-    :data:`REMOVED` so that the settling can stop at a column's top (an ``EMPTY``), and each column's
-    lowest removed cell comes from the fill instead of a scan from the bottom (upkeep per move
-    measured about 5% faster).
+    A copy rather than a change to the shared kernel (Clickomania's solver uses that one): the
+    removed cells are marked :data:`REMOVED` during the fill so that the settling can stop at a
+    column's top (an ``EMPTY``), and each column's lowest removed cell comes from the fill instead of
+    a scan from the bottom (upkeep per move measured about 5% faster).
     """
+    colour = cells[start]
     for c in range(width):
         low[c] = height
-    removed, first, last = take_group(cells, width, height, start, REMOVED, stack, low, True)
+    cells[start] = REMOVED
+    stack[0] = start
+    top = 1
+    removed = 0
+    first = width
+    last = -1
+    while top > 0:
+        top -= 1
+        j = stack[top]
+        removed += 1
+        jc = j // height
+        jh = j - jc * height
+        first = min(first, jc)
+        last = max(last, jc)
+        low[jc] = min(low[jc], jh)
+        if jh > 0 and cells[j - 1] == colour:
+            cells[j - 1] = REMOVED
+            stack[top] = j - 1
+            top += 1
+        if jh + 1 < height and cells[j + 1] == colour:
+            cells[j + 1] = REMOVED
+            stack[top] = j + 1
+            top += 1
+        if jc > 0 and cells[j - height] == colour:
+            cells[j - height] = REMOVED
+            stack[top] = j - height
+            top += 1
+        if jc + 1 < width and cells[j + height] == colour:
+            cells[j + height] = REMOVED
+            stack[top] = j + height
+            top += 1
     emptied = False
     for c in range(first, last + 1):  # gravity: every cell is written back, only a kept one advances
         base = c * height
