@@ -27,8 +27,16 @@ from gridsolver.clickomania.kernels.groups import (
     to_cells,
 )
 from gridsolver.core.boards import split_boards
-from gridsolver.samegame.kernels.bitboard import WORDS, bits_workspace, board_masks, play_bits, refresh_bits
-from gridsolver.samegame.kernels.nrpa import most_frequent_colour, nrpa, policy_playout
+from gridsolver.samegame.kernels.bitboard import WORDS, board_masks, play_bits, refresh_bits
+from gridsolver.samegame.kernels.nrpa import nrpa
+from gridsolver.samegame.kernels.policy_playout import (
+    Codes,
+    Start,
+    bits_workspace,
+    most_frequent_colour,
+    policy_playout,
+    workspace,
+)
 from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups, start_tracking
 from runner import Table
 
@@ -85,15 +93,16 @@ def _kept_up_bits(start, width, height, games, lengths, repeats):
         colours = max(colours, v + 1)
     start_masks = np.zeros((colours + 1, WORDS), np.int64)
     board_masks(start, width, height, colours, start_masks)
-    return _replay_bits(start_masks, np.empty_like(start_masks), colours, width, height, games, lengths,
-                        repeats, bits_workspace(n, width))
+    return _replay_bits(start_masks, colours, width, height, games, lengths, repeats,
+                        bits_workspace(n, width, colours))
 
 
 # compiled as the playouts' bits_playout is (without reference counting, so its arrays come from the
 # caller): this times the code the playouts run
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _replay_bits(start_masks, masks, colours, width, height, games, lengths, repeats, work):
-    _, tracked, found, redo, low, dirty_low, scratch = work
+def _replay_bits(start_masks, colours, width, height, games, lengths, repeats, work):
+    masks, tracked, found, redo, low, dirty_low, scratch = (work.masks, work.tracked, work.found, work.redo,
+                                                            work.low, work.dirty_low, work.scratch)
     groups = 0
     for r in range(repeats):
         game = r % games.shape[0]
@@ -128,13 +137,10 @@ def _record_games(board: rules.Board, seed: int) -> tuple[np.ndarray, np.ndarray
     policy = np.zeros(MAX_COLOURS_CODE * n)
     games = np.zeros((GAMES, n), np.int32)
     lengths = np.zeros(GAMES, np.int64)
-    scratch = [np.empty(n, np.int32) for _ in range(6)]
+    start, work, codes = Start(cells, width, height), workspace(n), Codes(np.empty(0, np.int64), 0)
     seed_kernels(seed)
     for g in range(GAMES):
-        state = np.empty(n, np.int8)
-        _, length = policy_playout(cells, width, height, policy, tabu, False, games[g], state, *scratch,
-                                   np.empty(n), np.empty(0, np.int64), 0, np.empty(n, np.int64),
-                                   np.empty(n, np.int64))
+        _, length = policy_playout(start, policy, tabu, False, games[g], work, codes)
         lengths[g] = length
     return cells, games, lengths
 

@@ -57,17 +57,6 @@ def test_illegal_moves_are_input_errors():
         rules.apply(after, (0, 1))
 
 
-def test_samegame_scoring_bonus_and_penalty():
-    b = board("1112\n3333")
-    # remove 3s (4 cells: 4 points), then 1s (3 cells: 1 point); the lone 2 stays
-    outcome = rules.replay(b, [(1, 0), (1, 0)])
-    assert outcome.score == 4 + 1 and outcome.cells_left == 1 and outcome.game_over
-    cleared = rules.replay(board("11\n22"), [(1, 0), (1, 0)])
-    assert cleared.score == 0 + 0 + 1000
-    left = rules.replay(board("1234\n5678"), [], penalty=True)
-    assert left.score == -(8 - 2) ** 2
-
-
 @pytest.mark.parametrize("text, message", [
     ("123\n12", "row has 2 cells but the first row has 3"),
     ("12\n1Z", "unexpected character 'Z'"),

@@ -18,19 +18,29 @@ from gridsolver.clickomania.kernels.groups import (
     seed_kernels,
     to_cells,
 )
+from gridsolver.samegame import rules as samegame_rules
 from gridsolver.samegame.kernels.bitboard import (
     COLOUR_SHIFT,
     SCRATCH_ROWS,
     WORDS,
     bits_codes,
-    bits_workspace,
     board_masks,
     cell_of,
     fits_bitboard,
     play_bits,
     refresh_bits,
 )
-from gridsolver.samegame.kernels.nrpa import bits_playout, nrpa, table_playout
+from gridsolver.samegame.kernels.nrpa import nrpa
+from gridsolver.samegame.kernels.policy_playout import (
+    BitsStart,
+    Codes,
+    Record,
+    Start,
+    bits_playout,
+    bits_workspace,
+    table_playout,
+    workspace,
+)
 from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups, tracked_codes
 
 from ..clickomania.helpers import NO_LIMIT, boards
@@ -150,16 +160,14 @@ def _both_playouts(b, policy, tabu, seed, start_groups):
         if bits:
             start_masks = np.zeros((colours + 1, WORDS), np.int64)
             board_masks(cells, width, height, colours, start_masks)
-            points, length = bits_playout(start_masks, colours, np.int64((cells != EMPTY).sum()), width,
-                                          height, policy, np.exp(policy), tabu, True, seq,
-                                          np.empty_like(start_masks), np.empty(n), np.empty(n, np.int64),
-                                          *record, start_groups, bits_workspace(n, width))
+            start = BitsStart(start_masks, colours, np.int64((cells != EMPTY).sum()), width, height)
+            work = bits_workspace(n, width, colours)._replace(start_groups=start_groups)
+            points, length = bits_playout(start, policy, np.exp(policy), tabu, True, seq, Record(*record),
+                                          work)
         else:
-            scratch = [np.empty(n, np.int32) for _ in range(6)]
-            points, length = table_playout(cells, width, height, policy, np.exp(policy), tabu, True, seq,
-                                           np.empty(n, np.int8), *scratch, np.empty(n), np.empty(0, np.int64),
-                                           0, np.empty(n, np.int64), np.empty(n, np.int64), *record,
-                                           np.full(n + 1, -1, np.int64))
+            points, length = table_playout(Start(cells, width, height), policy, np.exp(policy), tabu, True,
+                                           seq, workspace(n), Codes(np.empty(0, np.int64), 0),
+                                           Record(*record), np.full(n + 1, -1, np.int64))
         total = record[0][length]
         results.append((int(points), seq[:length].tolist(), record[0][:length + 1].tolist(),
                         record[1][:total].tolist(), record[2][:length].tolist()))
@@ -194,5 +202,5 @@ def test_nrpa_on_both_sides_of_the_bitboard_limit(width, height):
     b = random_board(width, height, 4, seed=1)
     path = np.zeros(width * height, np.int32)
     points, length, playouts = nrpa(to_cells(b.grid), width, height, 2, 10, False, 3, NO_LIMIT, 150, path)
-    outcome = rules.replay(b, [index_to_move(i, height) for i in path[:length]])
+    outcome = samegame_rules.replay(b, [index_to_move(i, height) for i in path[:length]])
     assert playouts == 150 and outcome.score == points and outcome.game_over

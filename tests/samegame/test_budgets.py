@@ -20,10 +20,11 @@ import pytest
 from gridsolver import samegame
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
-from gridsolver.clickomania.kernels.beam import SCORE, beam_search
 from gridsolver.clickomania.kernels.groups import seed_kernels, to_cells, zobrist_table
 from gridsolver.core.budget import NO_LIMIT, Budget
+from gridsolver.samegame import rules as samegame_rules
 from gridsolver.samegame import search
+from gridsolver.samegame.kernels.beam import beam_search
 from gridsolver.samegame.kernels.nmcs import nmcs
 
 BIG = random_board(64, 64, 5, seed=1)
@@ -48,8 +49,8 @@ def test_monte_carlo_beam_reads_the_clock_at_every_node():
     cells, width, height, path = _kernel_args(BIG)
     zob = zobrist_table(width * height)
     seed_kernels(0)
-    beam_search(cells, width, height, zob, 8, SCORE, False, 0, NO_LIMIT, path, 1)  # compiled (stops at once)
-    value, length, nodes, done = beam_search(cells, width, height, zob, 8, SCORE, False,
+    beam_search(cells, width, height, zob, 8, False, 0, NO_LIMIT, path, 1)  # compiled (stops at once)
+    value, length, nodes, done = beam_search(cells, width, height, zob, 8, False,
                                              time.monotonic_ns() + SOON_NS, NO_LIMIT, path, 1)
     assert done == 0 and nodes < FEW  # each node is a whole playout: it used to check every 256
 
@@ -65,7 +66,7 @@ def test_the_search_does_not_replay_in_python(monkeypatch):
     monkeypatch.setattr(search.rules, "replay", refuse)
     result = search.solve_samegame(board, Budget(time_s=0.5), method="beam")
     monkeypatch.undo()
-    replayed = rules.replay(board, result.solution)
+    replayed = samegame_rules.replay(board, result.solution)
     assert result.details["cells_left"] == replayed.cells_left
     assert result.details["cleared"] == (replayed.cells_left == 0)
 

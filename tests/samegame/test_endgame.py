@@ -2,8 +2,6 @@
 """The exact SameGame endgame kernel against a plain-Python memoised search; the ending polish and
 the choice of tabu colour built on it."""
 
-from functools import cache
-
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,28 +10,14 @@ from gridsolver import samegame
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
 from gridsolver.clickomania.kernels.groups import index_to_move, to_cells, zobrist_table
-from gridsolver.clickomania.kernels.playout import NO_VALUE
+from gridsolver.samegame import rules as samegame_rules
 from gridsolver.samegame import search
 from gridsolver.samegame.kernels.endgame import endgame_line, endgame_value
+from gridsolver.samegame.kernels.scoring import NO_VALUE
+from gridsolver.samegame.reference import endgame_value as reference_value
 from gridsolver.samegame.search import line_points, plan_tabu, polish_ending, tabu_candidates
 
 from ..clickomania.helpers import NO_LIMIT, boards
-
-
-def reference_value(board: rules.Board, penalty: bool) -> int:
-    """Most points still to come, from the rules' definition (tiny boards only)."""
-
-    @cache
-    def value(grid_bytes: bytes) -> int:
-        b = rules.Board(np.frombuffer(grid_bytes, np.int8).reshape(board.grid.shape).copy())
-        moves = rules.legal_moves(b)
-        if not moves:
-            left = int((b.grid != rules.EMPTY).sum())
-            return 1000 if left == 0 else (-rules.end_penalty(left) if penalty else 0)
-        return max(rules.move_score(len(rules.group_at(b, m))) + value(rules.apply(b, m).grid.tobytes())
-                   for m in moves)
-
-    return value(board.grid.astype(np.int8).tobytes())
 
 
 def tables(bits: int = 12):
@@ -60,7 +44,7 @@ def test_endgame_value_matches_the_reference_and_its_line_scores_it(b, penalty):
     length = endgame_line(cells, b.width, b.height, zob, *tbl, out)
     assert length >= 0
     moves = [index_to_move(i, b.height) for i in out[:length]]
-    replayed = rules.replay(b, moves, penalty=penalty)
+    replayed = samegame_rules.replay(b, moves, penalty=penalty)
     assert replayed.game_over and replayed.score == value
 
 
@@ -95,14 +79,14 @@ def test_polishing_a_whole_game_reaches_the_exact_optimum(b, penalty):
     points, polished, nodes = polish_ending(to_cells(b.grid), b.width, b.height, seq, penalty, NO_LIMIT,
                                             NO_LIMIT, None)
     assert points == reference_value(b, penalty)  # on a tiny board the walk back reaches the start
-    replayed = rules.replay(b, [index_to_move(i, b.height) for i in polished], penalty=penalty)
+    replayed = samegame_rules.replay(b, [index_to_move(i, b.height) for i in polished], penalty=penalty)
     assert replayed.game_over and replayed.score == points
 
 
 def test_polishing_keeps_the_game_when_out_of_nodes():
     b = random_board(10, 10, 3, seed=2)
     seq = np.array(first_move_game(b), np.int32)
-    before = rules.replay(b, [index_to_move(i, b.height) for i in seq]).score
+    before = samegame_rules.replay(b, [index_to_move(i, b.height) for i in seq]).score
     points, polished, nodes = polish_ending(to_cells(b.grid), 10, 10, seq, False, NO_LIMIT, 1, None)
     assert nodes <= 1 and points == before and list(polished) == list(seq)
 
@@ -156,7 +140,7 @@ def test_solve_samegame_runs_the_planned_colours_and_verifies():
     # each worker went on from its colour's rating run, whose best game still counts
     assert all(w >= ratings[c] for w, c in zip(result.details["worker_scores"], best_two, strict=True))
     assert "going on from its rating run" in result.details["found_by"]
-    assert result.verified and rules.replay(b, result.solution).score == result.score
+    assert result.verified and samegame_rules.replay(b, result.solution).score == result.score
 
 
 def test_endgame_nodes_are_counted_apart_from_the_playouts(monkeypatch):

@@ -7,6 +7,7 @@ import pytest
 from gridsolver.clickomania import rules
 from gridsolver.core.errors import InputError
 from gridsolver.core.film import Film
+from gridsolver.samegame import rules as samegame_rules
 from gridsolver.samegame.game import GAME
 
 from ..clickomania.helpers import run
@@ -68,7 +69,7 @@ def test_the_last_frame_shows_the_penalty_when_asked(penalty, bonus, ending):
     board = rules.from_text("112\n231")
     film = GAME.film(board, [[0, 0]], GAME.check_options(board, {"penalty": penalty}))
     score = check_points(film, board, [[0, 0]], penalty)
-    assert score == bonus == rules.replay(board, [(0, 0)], penalty).score
+    assert score == bonus == samegame_rules.replay(board, [(0, 0)], penalty).score
     assert film.frames[-1].text == f"step 1 of 1: click (0,0): group of 2 removed, +0, score 0; {ending}"
 
 

@@ -1,5 +1,5 @@
 """SameGame's kernels against the plain-Python rules: the groups kept up to date through a game, and
-nested Monte-Carlo search's answers."""
+the answers of nested Monte-Carlo search and of the score beam."""
 
 import numpy as np
 from hypothesis import given, settings
@@ -7,7 +7,9 @@ from hypothesis import strategies as st
 
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
-from gridsolver.clickomania.kernels.groups import index_to_move, remove_settle, to_cells
+from gridsolver.clickomania.kernels.groups import index_to_move, remove_settle, to_cells, zobrist_table
+from gridsolver.samegame import rules as samegame_rules
+from gridsolver.samegame.kernels.beam import beam_search
 from gridsolver.samegame.kernels.nmcs import nmcs
 from gridsolver.samegame.kernels.tracking import dirty_zone, refresh_groups, tracked_moves
 
@@ -47,5 +49,14 @@ def test_nmcs_points_match_the_replay():
     path = np.zeros(64, np.int32)
     for level in (0, 1):
         points, length, _ = nmcs(to_cells(b.grid), 8, 8, level, True, 11, NO_LIMIT, path)
-        outcome = rules.replay(b, [index_to_move(i, 8) for i in path[:length]], penalty=True)
+        outcome = samegame_rules.replay(b, [index_to_move(i, 8) for i in path[:length]], penalty=True)
         assert outcome.score == points and outcome.game_over
+
+
+def test_beam_search_sequences_replay_to_its_value():
+    b = random_board(12, 8, 4, seed=3)
+    n = b.width * b.height
+    path = np.zeros(n, np.int32)
+    value, length, _, _ = beam_search(to_cells(b.grid), b.width, b.height, zobrist_table(n), 8,
+                                      False, NO_LIMIT, NO_LIMIT, path)
+    assert samegame_rules.replay(b, [index_to_move(i, b.height) for i in path[:length]]).score == -value

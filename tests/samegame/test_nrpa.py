@@ -1,7 +1,6 @@
 
 """NRPA for SameGame: the policy kernels against a plain-Python statement, and the search's answers."""
 
-import math
 
 import numpy as np
 from hypothesis import given, settings
@@ -11,50 +10,34 @@ from gridsolver import samegame
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
 from gridsolver.clickomania.kernels.groups import MAX_COLOURS_CODE, index_to_move, seed_kernels, to_cells
-from gridsolver.samegame.kernels.nrpa import (
+from gridsolver.samegame import rules as samegame_rules
+from gridsolver.samegame.kernels.nrpa import adapt_policy, adapt_table, nrpa, nrpa_run, nrpa_state
+from gridsolver.samegame.kernels.policy_playout import (
+    Codes,
+    Record,
+    Start,
     _allowed_moves,
     _move_codes,
-    adapt_policy,
-    adapt_table,
     most_frequent_colour,
-    nrpa,
-    nrpa_run,
-    nrpa_state,
     policy_playout,
     sequence_codes,
     table_playout,
+    workspace,
 )
+from gridsolver.samegame.reference import adapt as reference_adapt
+from gridsolver.samegame.reference import allowed_moves as reference_allowed
 
 from ..clickomania.helpers import NO_LIMIT, boards, cell_index
 
-
-def reference_allowed(board, tabu):
-    """Canonical cells of the groups a policy chooses among: not the tabu colour unless nothing else."""
-    legal = [rules.canonical(g) for g in rules.groups(board) if len(g) >= 2]
-    preferred = [m for m in legal if board.grid[m] != tabu]
-    return preferred or legal
-
-
-def reference_adapt(board, policy, sequence, tabu, alpha):
-    """NRPA's adaptation written from its definition, over (colour, canonical cell) codes."""
-    n = board.width * board.height
-    new = dict(policy)
-    for move in sequence:
-        allowed = reference_allowed(board, tabu)
-        codes = [int(board.grid[m]) * n + cell_index(m, board.height) for m in allowed]
-        z = sum(math.exp(policy.get(c, 0.0)) for c in codes)
-        for c in codes:
-            new[c] = new.get(c, 0.0) - alpha * math.exp(policy.get(c, 0.0)) / z
-        chosen = int(board.grid[move]) * n + cell_index(move, board.height)
-        new[chosen] = new.get(chosen, 0.0) + alpha
-        board = rules.apply(board, move)
-    return new
+CELL_CODES = Codes(np.empty(0, np.int64), 0)  # (colour, canonical cell) move codes
 
 
 def scratch(n):
-    return dict(label=np.empty(n, np.int32), sizes=np.empty(n, np.int32), reps=np.empty(n, np.int32),
-                stack=np.empty(n, np.int32), moves=np.empty(n, np.int32), msizes=np.empty(n, np.int32),
-                weights=np.empty(n, np.float64), state=np.empty(n, np.int8))
+    return workspace(n)
+
+
+def start_of(b):
+    return Start(to_cells(b.grid), b.width, b.height)
 
 
 def kernel_playout(board, policy, tabu, seed, penalty=False):
@@ -62,10 +45,7 @@ def kernel_playout(board, policy, tabu, seed, penalty=False):
     s = scratch(n)
     seq = np.empty(n, np.int32)
     seed_kernels(seed)
-    points, length = policy_playout(to_cells(board.grid), board.width, board.height, policy, tabu,
-                                    penalty, seq, s["state"], s["label"], s["sizes"], s["reps"], s["stack"],
-                                    s["moves"], s["msizes"], s["weights"], np.empty(0, np.int64), 0,
-                                    np.empty(n, np.int64), np.empty(n, np.int64))
+    points, length = policy_playout(start_of(board), policy, tabu, penalty, seq, s, CELL_CODES)
     return int(points), [index_to_move(i, board.height) for i in seq[:length]]
 
 
@@ -79,7 +59,7 @@ def test_policy_playout_obeys_the_tabu_rule_and_scores_like_the_replay(b, tabu, 
     for move in moves:
         assert move in reference_allowed(board, tabu)
         board = rules.apply(board, move)
-    outcome = rules.replay(b, moves, penalty=True)
+    outcome = samegame_rules.replay(b, moves, penalty=True)
     assert outcome.game_over and outcome.score == points
 
 
@@ -97,9 +77,7 @@ def test_adapt_policy_matches_the_reference(b, tabu, seed):
     s = scratch(n)
     seq = np.array([cell_index(m, b.height) for m in moves] or [0], np.int32)
     adapted = policy.copy()
-    adapt_policy(to_cells(b.grid), b.width, b.height, adapted, seq, len(moves), tabu, 1.0, s["state"],
-                 s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"],
-                 np.empty(0, np.int64), 0)
+    adapt_policy(start_of(b), adapted, seq, len(moves), tabu, 1.0, s, CELL_CODES)
     dense = np.zeros_like(policy)
     for code, value in expected.items():
         dense[code] = value
@@ -114,14 +92,14 @@ def table_adapt(b, policy, moves, tabu):
     seq = np.array([cell_index(m, b.height) for m in moves] or [0], np.int32)
     step_start, codes = np.zeros(n + 1, np.int64), np.empty(n * n // 8 + n, np.int64)
     chosen = np.empty(n, np.int64)
-    sequence_codes(to_cells(b.grid), b.width, b.height, seq, len(moves), tabu, s["state"], s["label"],
-                   s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"], step_start, codes, chosen,
-                   np.empty(0, np.int64), 0, np.empty(n, np.int64), np.empty(n, np.int64))
+    sequence_codes(start_of(b), seq, len(moves), tabu, s, CELL_CODES,
+                   Record(step_start, codes, chosen))
     policy = policy.copy()
     with np.errstate(over="ignore"):  # huge weights: inf in the table, which the kernel must not use
         table = np.exp(policy)
     flags = np.zeros(policy.size, np.bool_)
-    adapt_table(policy, table, flags, step_start, codes, chosen, len(moves), 1.0, np.empty(codes.size))
+    adapt_table(policy, table, flags, Record(step_start, codes, chosen), len(moves), 1.0,
+                np.empty(codes.size))
     return policy, table, flags
 
 
@@ -136,10 +114,7 @@ def test_exp_table_playout_and_adaptation_match_the_reference(b, tabu, seed):
     s = scratch(n)
     seq = np.empty(n, np.int32)
     seed_kernels(seed)
-    points2, length = table_playout(to_cells(b.grid), b.width, b.height, policy, np.exp(policy), tabu, True,
-                                    seq, s["state"], s["label"], s["sizes"], s["reps"], s["stack"],
-                                    s["moves"], s["msizes"], s["weights"], np.empty(0, np.int64), 0,
-                                    np.empty(n, np.int64), np.empty(n, np.int64))
+    points2, length = table_playout(start_of(b), policy, np.exp(policy), tabu, True, seq, s, CELL_CODES)
     assert (points2, [index_to_move(i, b.height) for i in seq[:length]]) == (points, moves)
     expected = reference_adapt(b, {i: float(policy[i]) for i in range(policy.size)}, moves, tabu, 1.0)
     adapted, table, flags = table_adapt(b, policy, moves, tabu)
@@ -159,16 +134,12 @@ def test_exp_table_falls_back_outside_exps_range():
     seed_kernels(0)
     with np.errstate(over="ignore"):
         table = np.exp(policy)
-    table_playout(to_cells(b.grid), b.width, b.height, policy, table, 9, False, seq, s["state"],
-                  s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"], s["weights"],
-                  np.empty(0, np.int64), 0, np.empty(n, np.int64), np.empty(n, np.int64))
+    table_playout(start_of(b), policy, table, 9, False, seq, s, CELL_CODES)
     assert index_to_move(seq[0], b.height) == first
     _, moves = kernel_playout(b, policy, 9, 0)
     expected = policy.copy()
     seq = np.array([cell_index(m, b.height) for m in moves], np.int32)
-    adapt_policy(to_cells(b.grid), b.width, b.height, expected, seq, len(moves), 9, 1.0, s["state"],
-                 s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"],
-                 np.empty(0, np.int64), 0)
+    adapt_policy(start_of(b), expected, seq, len(moves), 9, 1.0, s, CELL_CODES)
     adapted, _, _ = table_adapt(b, policy, moves, 9)
     assert np.allclose(adapted, expected, atol=1e-9)
 
@@ -191,7 +162,7 @@ def test_nrpa_points_match_the_replay_at_every_level():
     for level, penalty in ((1, True), (2, False), (3, True)):
         cells = to_cells(b.grid)
         points, length, playouts = nrpa(cells, 8, 8, level, 10, penalty, 3, NO_LIMIT, 3000, path)
-        outcome = rules.replay(b, [index_to_move(i, 8) for i in path[:length]], penalty=penalty)
+        outcome = samegame_rules.replay(b, [index_to_move(i, 8) for i in path[:length]], penalty=penalty)
         assert outcome.score == points and outcome.game_over
         assert playouts == 3000  # restarted until the playout limit, which is exact
 
@@ -202,23 +173,18 @@ def reference_level_one(b, tabu, seed, playouts):
     them and the policy."""
     n = b.width * b.height
     s = scratch(n)
-    cells = to_cells(b.grid)
+    start = start_of(b)
     policy = np.zeros(MAX_COLOURS_CODE * n)
     seq = np.empty(n, np.int32)
     best, best_seq = None, None
     seed_kernels(seed)  # the playouts draw from numba's generator, as the kernel's do after its seeding
     for _ in range(playouts):
-        points, length = policy_playout(cells, b.width, b.height, policy, tabu, False, seq, s["state"],
-                                        s["label"], s["sizes"], s["reps"], s["stack"], s["moves"],
-                                        s["msizes"], s["weights"], np.empty(0, np.int64), 0,
-                                        np.empty(n, np.int64), np.empty(n, np.int64))
+        points, length = policy_playout(start, policy, tabu, False, seq, s, CELL_CODES)
         if best is None or points >= best:
             if best is None or points > best:  # the game reported: the first to reach the best points
                 first_best = seq[:length].copy()
             best, best_seq = int(points), seq[:length].copy()
-        adapt_policy(cells, b.width, b.height, policy, best_seq, len(best_seq), tabu, 1.0, s["state"],
-                     s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"],
-                     np.empty(0, np.int64), 0)
+        adapt_policy(start, policy, best_seq, len(best_seq), tabu, 1.0, s, CELL_CODES)
     return best, first_best, policy
 
 
@@ -247,7 +213,7 @@ def test_a_resumed_run_goes_on_where_it_stopped():
     points, length, used = nrpa_run(cells, 8, 8, 3, 10, False, 4, NO_LIMIT, 40, path, -1, *state, True)
     assert used == 40 and list(state[5][1:]) == [5, 9, 2]  # a fresh run would be at [0, 4, 0]
     assert points >= first  # the best game the state holds still counts
-    outcome = rules.replay(b, [index_to_move(i, 8) for i in path[:length]])
+    outcome = samegame_rules.replay(b, [index_to_move(i, 8) for i in path[:length]])
     assert outcome.score == points and outcome.game_over
 
 
@@ -267,7 +233,7 @@ def test_nrpa_is_the_default_samegame_method_and_is_verified():
     result = samegame.solve(board, time=2, nodes=500, workers=1, seed=3)
     assert result.details["method"] == "nrpa" and result.verified
     assert result.stats.nodes <= 500
-    assert rules.replay(board, result.solution).score == result.score
+    assert samegame_rules.replay(board, result.solution).score == result.score
 
 
 @settings(max_examples=60, deadline=None)
@@ -278,12 +244,12 @@ def test_hashed_move_codes_match_the_reference(b, seed):
     mask = (1 << 12) - 1
     s = scratch(n)
     cells = to_cells(b.grid)
-    k = _allowed_moves(cells, b.width, b.height, -2, s["label"], s["sizes"], s["reps"], s["stack"],
-                       s["moves"], s["msizes"])
+    k = _allowed_moves(cells, b.width, b.height, -2, s.label, s.sizes, s.reps, s.stack,
+                       s.moves, s.msizes)
     out = np.empty(n, np.int64)
-    _move_codes(cells, n, k, s["moves"], s["label"], keys, mask, np.empty(n, np.int64), out)
+    _move_codes(cells, n, k, s.moves, s.label, keys, mask, np.empty(n, np.int64), out)
     for m in range(k):
-        move = index_to_move(s["moves"][m], b.height)
+        move = index_to_move(s.moves[m], b.height)
         expected = int(keys[n + int(b.grid[move])])
         for cell in rules.group_at(b, move):
             expected ^= int(keys[cell_index(cell, b.height)])
@@ -294,7 +260,7 @@ def test_nrpa_with_hashed_codes_replays_to_its_points():
     b = random_board(9, 7, 4, seed=2)
     path = np.zeros(63, np.int32)
     points, length, playouts = nrpa(to_cells(b.grid), 9, 7, 2, 20, True, 5, NO_LIMIT, 1000, path, 14)
-    outcome = rules.replay(b, [index_to_move(i, 7) for i in path[:length]], penalty=True)
+    outcome = samegame_rules.replay(b, [index_to_move(i, 7) for i in path[:length]], penalty=True)
     assert outcome.score == points and outcome.game_over and playouts == 1000
 
 
@@ -309,7 +275,5 @@ def test_huge_policy_weights_do_not_overflow():
     s = scratch(n)
     _, moves = kernel_playout(b, policy, 9, 0)
     seq = np.array([cell_index(m, b.height) for m in moves], np.int32)
-    adapt_policy(to_cells(b.grid), b.width, b.height, policy, seq, len(moves), 9, 1.0, s["state"],
-                 s["label"], s["sizes"], s["reps"], s["stack"], s["moves"], s["msizes"],
-                 np.empty(0, np.int64), 0)
+    adapt_policy(start_of(b), policy, seq, len(moves), 9, 1.0, s, CELL_CODES)
     assert np.isfinite(policy).all()

@@ -9,6 +9,7 @@ from gridsolver import samegame
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
 from gridsolver.clickomania.kernels.groups import to_cells
+from gridsolver.samegame import rules as samegame_rules
 from gridsolver.samegame import search
 
 from ..clickomania.helpers import boards, cell_index
@@ -19,7 +20,7 @@ def test_samegame_methods_all_return_verified_games():
     for method in ("nrpa", "mcbeam", "beam", "nmcs"):
         result = samegame.solve(board, time=1, workers=1, method=method, penalty=True)
         assert result.verified
-        assert rules.replay(board, result.solution, penalty=True).score == result.score
+        assert samegame_rules.replay(board, result.solution, penalty=True).score == result.score
 
 
 @settings(max_examples=40, deadline=None)
@@ -33,7 +34,7 @@ def test_line_points_scores_a_game_like_the_rules(b, seed, penalty):
         board = rules.apply(board, moves[-1])
     seq = np.array([cell_index(m, b.height) for m in moves], np.int32)
     assert (search.line_points(to_cells(b.grid), b.width, b.height, seq, penalty)
-            == rules.replay(b, moves, penalty=penalty).score)
+            == samegame_rules.replay(b, moves, penalty=penalty).score)
 
 
 def test_nrpa_aims_at_clearing_but_reports_the_plain_score(monkeypatch):
@@ -42,7 +43,7 @@ def test_nrpa_aims_at_clearing_but_reports_the_plain_score(monkeypatch):
     board = random_board(9, 9, 4, seed=11)
     runs = [samegame.solve(board, nodes=3000, workers=1, seed=2) for _ in range(2)]
     assert runs[0].solution == runs[1].solution and runs[0].score == runs[1].score
-    assert runs[0].verified and rules.replay(board, runs[0].solution).score == runs[0].score
+    assert runs[0].verified and samegame_rules.replay(board, runs[0].solution).score == runs[0].score
     monkeypatch.setattr(search, "NRPA_GUIDE_PENALTY", False)
     plain = samegame.solve(board, nodes=3000, workers=1, seed=2)
     assert plain.verified and plain.solution != runs[0].solution  # the guide changes what NRPA plays
@@ -69,7 +70,7 @@ def test_a_long_search_rates_and_resumes_at_the_long_level(monkeypatch):
     assert short.details["nrpa_level"] == search.NRPA_LEVEL
     assert long.details["nrpa_level"] == search.NRPA_LONG_LEVEL
     assert f"level {search.NRPA_LONG_LEVEL}" in long.details["found_by"]
-    assert long.verified and rules.replay(board, long.solution).score == long.score
+    assert long.verified and samegame_rules.replay(board, long.solution).score == long.score
 
 
 def test_a_long_search_stays_at_level_3_when_level_4_does_not_fit(monkeypatch):

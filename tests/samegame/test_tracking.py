@@ -14,7 +14,14 @@ from gridsolver.clickomania.kernels.groups import (
     seed_kernels,
     to_cells,
 )
-from gridsolver.samegame.kernels.nrpa import sequence_codes, table_playout
+from gridsolver.samegame.kernels.policy_playout import (
+    Codes,
+    Record,
+    Start,
+    sequence_codes,
+    table_playout,
+    workspace,
+)
 from gridsolver.samegame.kernels.tracking import (
     dirty_zone,
     refresh_groups,
@@ -72,8 +79,7 @@ def test_tracked_codes_are_the_tracked_moves_with_their_codes(b, tabu, rnd):
         zone = dirty_zone(b.width, b.height, first, last, emptied, low, dirty_low)
 
 
-def _scratch(n):
-    return [np.empty(n, np.int32) for _ in range(6)]
+CELL_CODES = Codes(np.empty(0, np.int64), 0)  # (colour, canonical cell) move codes
 
 
 def _playouts(b, policy, tabu, seed, start_groups):
@@ -84,12 +90,11 @@ def _playouts(b, policy, tabu, seed, start_groups):
     size = n * n // 8 + n
     record = np.empty(n + 1, np.int64), np.empty(size, np.int64), np.empty(n, np.int64)
     games = []
-    for extra in ((), (*record, start_groups)):
-        seq, state = np.empty(n, np.int32), np.empty(n, np.int8)
+    for extra in ((), (Record(*record), start_groups)):
+        seq = np.empty(n, np.int32)
         seed_kernels(seed)
-        points, length = table_playout(cells, b.width, b.height, policy, np.exp(policy), tabu, True, seq,
-                                       state, *_scratch(n), np.empty(n), np.empty(0, np.int64), 0,
-                                       np.empty(n, np.int64), np.empty(n, np.int64), *extra)
+        points, length = table_playout(Start(cells, b.width, b.height), policy, np.exp(policy), tabu, True,
+                                       seq, workspace(n), CELL_CODES, *extra)
         games.append((int(points), seq[:length].copy()))
     return games, record
 
@@ -99,9 +104,8 @@ def _replayed(b, seq, tabu):
     n = b.width * b.height
     size = n * n // 8 + n
     replay = np.empty(n + 1, np.int64), np.empty(size, np.int64), np.empty(n, np.int64)
-    sequence_codes(to_cells(b.grid), b.width, b.height, seq, len(seq), tabu, np.empty(n, np.int8),
-                   *_scratch(n), *replay, np.empty(0, np.int64), 0, np.empty(n, np.int64),
-                   np.empty(n, np.int64))
+    sequence_codes(Start(to_cells(b.grid), b.width, b.height), seq, len(seq), tabu, workspace(n), CELL_CODES,
+                   Record(*replay))
     return replay
 
 

@@ -118,11 +118,14 @@ def replay(board: str, moves: str, penalty: bool) -> None:
     """Play MOVES ("row,col row,col ...") on the first board of BOARD and show the result."""
     from gridsolver.clickomania import rules
 
+    # the points are SameGame's: this command shows them for both games (see samegame.rules)
+    from gridsolver.samegame.rules import replay as scored_replay
+
     text = GAME.texts([board])[0]
     start = rules.parse(text)
     played = parse_moves(moves)
     try:
-        outcome = rules.replay(start, played, penalty=penalty)
+        outcome = scored_replay(start, played, penalty=penalty)
     except InputError as exc:
         raise InputError(f"{text.label}: {exc}") from None
     click.echo(rules.format_board(outcome.final))

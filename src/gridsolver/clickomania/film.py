@@ -1,4 +1,4 @@
-"""The replay of a Clickomania or SameGame solution click by click (for ``GAME show``).
+"""The replay of a solution click by click on Clickomania's boards (for ``GAME show``).
 
 Frame 0 is the start; frame k is the board after click k, with the whole group
 of click k + 1 highlighted (kind ``move``). Cells are the board's own colour
@@ -7,17 +7,17 @@ grid reads like the board text. Clicks are written ``(row,col)``, 0-based from
 the top-left of the board just before the click, as ``solve`` prints them.
 
 The clicks are played by :mod:`gridsolver.clickomania.rules` (check, group,
-apply, points, end bonus); only the count of removable groups shown on each
-frame comes from the numba kernel the searches use (the plain-Python rules
-would take seconds per hundred frames on a 64x64 board), and it is tested
-against the rules.
+apply); a game that scores its clicks hands its :class:`Scoring` in. Only
+the count of removable groups shown on each frame comes from the numba
+kernel the searches use (the plain-Python rules would take seconds per
+hundred frames on a 64x64 board), and it is tested against the rules.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -94,14 +94,26 @@ def _play(board: Board, number: int, move: Move) -> tuple[Move, list[Move], Boar
     return cell, rules.group_at(board, cell), rules.apply(board, cell)
 
 
-def film(board: Board, moves: Sequence[Move], *, game: str, points: bool, penalty: bool = False,
-         options: Mapping[str, Any] | None = None) -> Film:
-    """The film of ``moves`` on ``board``: Clickomania's (cells left) or, with ``points``, SameGame's.
+class Scoring(Protocol):
+    """How a game that scores its clicks counts them on a film."""
 
-    SameGame frames also count the score, (n - 2)^2 per group of n, and the
-    last frame adds the end bonus for a cleared board (or, with ``penalty``,
-    takes off the penalty for the cells left when no group is left).
+    title: str  # the game's name in the film's title
+
+    def points(self, removed: int) -> int:
+        """The points of a click that removes ``removed`` cells."""
+
+    def end(self, board: Board) -> int:
+        """The points (a bonus, or a penalty below 0) the game's last position adds."""
+
+
+def film(board: Board, moves: Sequence[Move], *, game: str, scoring: Scoring | None = None,
+         options: Mapping[str, Any] | None = None) -> Film:
+    """The film of ``moves`` on ``board``: the cells left or, given ``scoring``, the score.
+
+    Scored frames also count the points of each click, and the last frame
+    adds what ``scoring`` gives the final position.
     """
+    points = scoring is not None
     count_groups = _GroupCounter(board)
     steps = len(moves)
     paint, legend = palette(board)
@@ -120,8 +132,8 @@ def film(board: Board, moves: Sequence[Move], *, game: str, points: bool, penalt
         else:
             row, col = moves[k - 1]
             text = f"step {k} of {steps}: click ({row},{col}): group of {removed} removed"
-            if points:
-                gain = rules.move_score(removed)
+            if scoring is not None:
+                gain = scoring.points(removed)
                 score += gain
                 text += f", +{gain:,}, score {score:,}"
             else:
@@ -137,9 +149,8 @@ def film(board: Board, moves: Sequence[Move], *, game: str, points: bool, penalt
             text += f"; next: click ({moves[k][0]},{moves[k][1]})"
         else:
             text += "; " + _ending(left, available, points)
-            if points:
-                # the end bonus or penalty as the rules score it: replaying no click from here
-                bonus = rules.replay(position, [], penalty=penalty).score
+            if scoring is not None:
+                bonus = scoring.end(position)
                 score += bonus
                 counters["bonus"] = bonus
                 counters["score"] = score
@@ -152,7 +163,7 @@ def film(board: Board, moves: Sequence[Move], *, game: str, points: bool, penalt
         removable.append(available)
         if k < steps:
             position, removed = after, len(group)
-    name = "SameGame" if points else "Clickomania"
+    name = scoring.title if scoring is not None else "Clickomania"
     end = f"score {score:,}" if points else ("cleared" if left == 0 else f"{_many(left, 'cell')} left")
     title = f"{name} {board.width}x{board.height}, {len(paint) - 1} colours: {_many(steps, 'click')}, {end}"
     plots = {"score": scores} if points else {}

@@ -3,9 +3,9 @@
 Boards are :class:`~gridsolver.clickomania.rules.Board`; a move is
 ``(row, column)`` of a cell of the removed group, 0-based from the top-left of
 the board just before the move; a solution is the list of moves, played until
-no group is left, and its score is the cells left (0: cleared). SameGame
-(:mod:`gridsolver.samegame.game`) shares these boards and moves and scores
-points instead. No numba here: the search is imported when a solve starts.
+no group is left, and its score is the cells left (0: cleared). Another game
+on these boards and moves subclasses :class:`ClickomaniaBoards` with its own
+objective. No numba here: the search is imported when a solve starts.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def moves_of(solution: Any) -> list[Move]:
 
 
 class ClickomaniaBoards(Game[Board, Move]):
-    """The boards and moves Clickomania and SameGame share; the objective is the subclass's."""
+    """The boards and moves (parse, format, named sets, legal moves); the objective is the subclass's."""
 
     board_type = Board
 
@@ -108,7 +108,7 @@ class ClickomaniaGame(ClickomaniaBoards):
             raise InputError("clickomania show: give the clicks to replay "
                              "(or a solve --json result that has them)")
         moves = moves_of(self.parse_solution(solution) if isinstance(solution, str) else solution)
-        return film(board, moves, game=self.name, points=False, options=options)
+        return film(board, moves, game=self.name, options=options)
 
     def warm(self, board: Board | None, options: Mapping[str, Any] | None, *, workers: int = 1) -> None:
         """The playout and the beam, and the exhaustive search too for boards small enough for it."""

@@ -1,4 +1,4 @@
-"""The Clickomania / SameGame rules in plain Python: the reference every kernel is tested against.
+"""The Clickomania board rules in plain Python: the reference every board kernel is tested against.
 
 A board is a grid of colours, top row first. A move names one cell (row,
 column, 0-based from the top-left) of a group of at least two orthogonally
@@ -24,12 +24,11 @@ from gridsolver.core.errors import shown as shown  # re-exported: the game modul
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 EMPTY = -1
 MAX_COLOURS = 20
-#: The most rows and columns of a board (Clickomania and SameGame). The kernels copy a board of
+#: The most rows and columns of a board. The kernels copy a board of
 #: width x height cells per beam entry and per search depth; at 64 x 64 = 4,096 cells the searches
 #: still fit their tables in the default --memory and answer within --time.
 MAX_SIDE = 64
 COMMENT = "#"
-CLEAR_BONUS = 1000
 
 Move = tuple[int, int]
 
@@ -187,44 +186,24 @@ def apply(board: Board, move: Sequence[int]) -> Board:
     return Board(settle(grid))
 
 
-def move_score(removed: int) -> int:
-    """SameGame points for removing a group of ``removed`` cells."""
-    return (removed - 2) ** 2
-
-
-def end_penalty(cells_left: int) -> int:
-    """The optional end penalty: (cells left - 2)^2 when more than two cells are left."""
-    return (cells_left - 2) ** 2 if cells_left > 2 else 0
-
-
 @dataclass(frozen=True)
 class Replay:
     """What replaying a move sequence under the rules gives."""
 
     final: Board
-    score: int
     cells_left: int
     game_over: bool
 
 
-def replay(board: Board, moves: Sequence[Sequence[int]], penalty: bool = False) -> Replay:
-    """Play ``moves`` under the rules, scoring as SameGame; raises InputError on an illegal move."""
-    score = 0
+def replay(board: Board, moves: Sequence[Sequence[int]]) -> Replay:
+    """Play ``moves`` under the rules; raises InputError on an illegal move."""
     for move in moves:
-        cell = check_move(board, move)
-        score += move_score(len(group_at(board, cell)))
-        board = apply(board, cell)
-    left = board.cells_left
-    over = is_over(board)
-    if left == 0:
-        score += CLEAR_BONUS
-    elif penalty and over:
-        score -= end_penalty(left)
-    return Replay(board, score, left, over)
+        board = apply(board, move)
+    return Replay(board, board.cells_left, is_over(board))
 
 
 class Clickomania:
-    """The :class:`gridsolver.core.game.Puzzle` interface for Clickomania / SameGame."""
+    """The :class:`gridsolver.core.game.Puzzle` interface for Clickomania's boards."""
 
     name = "clickomania"
     comment = COMMENT

@@ -7,8 +7,7 @@ improves it or proves it best. Larger boards get restarts of narrow beams
 with random tie-breaks, and now and then a wider one, each failed one followed
 by wider *tail beams* that replay its game to a few hundred cells left and
 search on from there (:data:`TAILS`), until the board is cleared or the time
-runs out (:func:`restart_plan`). (SameGame's solver is
-:mod:`gridsolver.samegame.search`.)
+runs out (:func:`restart_plan`).
 
 Every sequence is replayed under :mod:`.rules` before it is reported.
 """
@@ -36,7 +35,7 @@ from gridsolver.clickomania.kernels.groups import (
     to_cells,
     zobrist_table,
 )
-from gridsolver.clickomania.kernels.playout import playout
+from gridsolver.clickomania.kernels.playout import tabu_playout
 from gridsolver.clickomania.rules import Board, Move
 from gridsolver.core import interrupt
 from gridsolver.core.budget import Budget, peak_rss_mb
@@ -102,8 +101,9 @@ def _random_game(cells: np.ndarray, width: int, height: int) -> _Best:
     path = np.zeros(n, np.int32)
     board = cells.copy()
     seed_kernels(0)
-    _, length = playout(board, width, height, False, path, 0, np.empty(n, np.int32), np.empty(n, np.int32),
-                        np.empty(n, np.int32), np.empty(n, np.int32), np.zeros(MAX_COLOURS_CODE, np.int64))
+    length, _ = tabu_playout(board, width, height, path, 0, np.empty(n, np.int32), np.empty(n, np.int32),
+                             np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32),
+                             np.zeros(MAX_COLOURS_CODE, np.int64))
     return _Best(int((board != EMPTY).sum()), path_to_moves(path, length, height))
 
 

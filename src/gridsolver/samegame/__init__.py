@@ -7,9 +7,10 @@ The Python API (the command line makes the same calls)::
     print(result.status, result.score, result.verified)   # best-found 2535 True
 
 Options of ``solve``: ``penalty`` (subtract (cells left - 2)^2 at the end)
-and ``method`` (``nrpa``, ``mcbeam``, ``beam``, ``nmcs``). The rules, the
-board kernels and the named sets are :mod:`gridsolver.clickomania`'s; this
-package adds the SameGame searches (:mod:`.kernels`, :mod:`.search`).
+and ``method`` (``nrpa``, ``mcbeam``, ``beam``, ``nmcs``). The board, its
+moves, the board kernels, the random boards and the named sets are
+:mod:`gridsolver.clickomania`'s; this package adds SameGame's points
+(:mod:`.rules`), its film and its searches (:mod:`.kernels`, :mod:`.search`).
 """
 
 from gridsolver.clickomania.rules import Board

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from gridsolver.clickomania import rules
 from gridsolver.clickomania.game import ClickomaniaBoards, moves_of
 from gridsolver.clickomania.rules import Board
 from gridsolver.core.budget import Budget
@@ -20,6 +19,7 @@ from gridsolver.core.errors import InputError
 from gridsolver.core.game import Progress, Replayed
 from gridsolver.core.options import Option
 from gridsolver.core.result import Result
+from gridsolver.samegame import rules
 
 if TYPE_CHECKING:
     from gridsolver.core.film import Film
@@ -49,14 +49,13 @@ class SameGameGame(ClickomaniaBoards):
 
     def film(self, board: Board, solution: Any, options: Mapping[str, Any], **view: Any) -> Film:
         """The clicks frame by frame: the group of the next click outlined, the points, the end bonus."""
-        from gridsolver.clickomania.film import film
+        from gridsolver.samegame.film import film
 
         if solution is None:
             raise InputError("samegame show: give the clicks to replay "
                              "(or a solve --json result that has them)")
         moves = moves_of(self.parse_solution(solution) if isinstance(solution, str) else solution)
-        return film(board, moves, game=self.name, points=True, penalty=bool(options.get("penalty", False)),
-                    options=options)
+        return film(board, moves, penalty=bool(options.get("penalty", False)), options=options)
 
     def resolve_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:
         return {"penalty": options.get("penalty") or False, "method": options.get("method") or "nrpa"}

@@ -12,9 +12,9 @@ all runs wins. A Monte-Carlo beam, a heuristic beam and level-2 nested
 Monte-Carlo search remain available (``method``); docs/clickomania.md has
 the measurements that chose.
 
-The rules are Clickomania's (:mod:`gridsolver.clickomania.rules`), and so
-are the board kernels and the beam; every sequence is replayed under the
-rules before it is reported.
+The board and its moves are Clickomania's (:mod:`gridsolver.clickomania.rules`
+and its kernels), the points SameGame's (:mod:`.rules`, :mod:`.kernels.scoring`);
+every sequence is replayed under the rules before it is reported.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from typing import NamedTuple
 import numpy as np
 
 from gridsolver.clickomania import rules
-from gridsolver.clickomania.kernels.beam import SCORE, beam_search
 from gridsolver.clickomania.kernels.groups import (
     EMPTY,
     MAX_COLOURS_CODE,
@@ -43,9 +42,11 @@ from gridsolver.core import interrupt
 from gridsolver.core.budget import Budget, peak_rss_mb
 from gridsolver.core.errors import InputError
 from gridsolver.core.result import Result, Stats
+from gridsolver.samegame.kernels.beam import beam_search
 from gridsolver.samegame.kernels.endgame import endgame_line, endgame_value
 from gridsolver.samegame.kernels.nmcs import nmcs
 from gridsolver.samegame.kernels.nrpa import nrpa_run, nrpa_state
+from gridsolver.samegame.rules import end_bonus
 
 SAMEGAME_METHODS = ("nrpa", "mcbeam", "beam", "nmcs")
 NRPA_LEVEL = 3
@@ -149,7 +150,7 @@ def polish_ending(cells: np.ndarray, width: int, height: int, seq: np.ndarray, p
         states.append(state)
         prefix.append(prefix[-1] + (removed - 2) ** 2)
     left = int((states[-1] != EMPTY).sum())
-    bonus = rules.CLEAR_BONUS if left == 0 else -rules.end_penalty(left) if penalty else 0
+    bonus = end_bonus(left, True, penalty)  # the game is over there (or, played to no end, scored as if)
     best_points = prefix[-1] + bonus
     best_seq = np.asarray(seq, np.int32).copy()
     nodes = 0
@@ -179,7 +180,7 @@ def line_points(cells: np.ndarray, width: int, height: int, seq: np.ndarray, pen
         removed = remove_at(state, width, height, index, stack)
         points += (removed - 2) ** 2
     left = int((state != EMPTY).sum())
-    return points + (rules.CLEAR_BONUS if left == 0 else -rules.end_penalty(left) if penalty else 0)
+    return points + end_bonus(left, True, penalty)
 
 
 def tabu_candidates(board: Board) -> list[int]:
@@ -248,10 +249,9 @@ def samegame_worker(task: SameGameTask) -> Outcome:
         beam_width = MC_BEAM_START if task.method == "mcbeam" else PLAIN_BEAM_START
         seed_kernels(task.seed % 2**31)
         while interrupt.time_left(task.deadline_ns) and nodes < task.node_limit:
-            value, length, used, done = beam_search(cells, width, height, zob, beam_width, SCORE,
-                                                    task.penalty, interrupt.capped(task.deadline_ns),
-                                                    task.node_limit - nodes,
-                                                    path, playouts)
+            value, length, used, done = beam_search(cells, width, height, zob, beam_width, task.penalty,
+                                                    interrupt.capped(task.deadline_ns),
+                                                    task.node_limit - nodes, path, playouts)
             nodes += used
             if length >= 0 and -value > best_points:
                 best_points, best_moves = int(-value), path_to_moves(path, length, height)

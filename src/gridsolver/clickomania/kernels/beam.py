@@ -1,8 +1,12 @@
-"""The anytime beam search: clearing (with exact endgames) or scoring (numba kernels).
+"""The anytime beam search for the fewest cells left, with exact endgames (numba kernels).
 
-One kernel serves both objectives, so Clickomania's clearing beam and
-SameGame's heuristic and Monte-Carlo beams (``--method beam``, ``mcbeam``)
-share the same frontier, deduplication and path bookkeeping.
+:func:`clear_beam` is the solver's beam: it ranks children from the cells a
+move changed. :func:`beam_search` ranks them by a scan of the whole child
+(:func:`~.exact.clear_key`). Both build on the beam's parts below, which a
+beam with another objective can use too: the next beam from the ranked
+children (:func:`next_beam`) and a slot's moves traced back
+(:func:`trace_path`); and both search a small enough slot's ending exactly
+(:func:`_endgame`).
 """
 
 from __future__ import annotations
@@ -10,7 +14,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.clickomania.kernels.arrays import copy_into
 from gridsolver.clickomania.kernels.exact import DEAD_WEIGHT, clear_key, exact_search_growing, tt_seen
 from gridsolver.clickomania.kernels.groups import (
     CHECK_EVERY,
@@ -23,11 +26,9 @@ from gridsolver.clickomania.kernels.groups import (
     remove_at,
     remove_settle,
 )
-from gridsolver.clickomania.kernels.playout import playout, terminal_bonus
+from gridsolver.core.kernels.arrays import copy_prefix
 from gridsolver.core.kernels.clock import budget_check
 
-CLEAR = 0  # objective: fewest cells left (Clickomania)
-SCORE = 1  # objective: most points (SameGame)
 # largest cropped board (cells) a beam position's endgame search runs on (1,600 cleared no more
 # tuning boards)
 ENDGAME_MAX_AREA = 400
@@ -52,7 +53,7 @@ def crop_board(cells, width, height, out):
 
 
 @njit(cache=True)
-def _trace(best_path, moves, parents, depth, b):
+def trace_path(best_path, moves, parents, depth, b):
     """Write the moves that led to beam slot ``b`` at ``depth`` into ``best_path[:depth]``."""
     j = b
     for level in range(depth, 0, -1):
@@ -77,7 +78,7 @@ def _endgame(s, width, height, zob, best, deadline_ns, endgame_nodes, crop, tabl
         crop[:cw * ch], cw, ch, zob, table, np.int64(0), best, deadline_ns, endgame_nodes, end_path,
         table_slots)
     if length >= 0:
-        _trace(best_path, moves, parents, depth, b)
+        trace_path(best_path, moves, parents, depth, b)
         for k in range(length):
             col = end_path[k] // ch
             best_path[depth + k] = col * height + (end_path[k] - col * ch)
@@ -85,10 +86,11 @@ def _endgame(s, width, height, zob, best, deadline_ns, endgame_nodes, crop, tabl
 
 
 @njit(cache=True)
-def _next_beam(cand_key, cand_hash, cand_parent, cand_move, nc, seen, cur, nxt, cur_points, nxt_points,
-               parents, moves, depth, width, height, stack):
+def next_beam(cand_key, cand_hash, cand_parent, cand_move, nc, seen, cur, nxt, nxt_removed, parents, moves,
+              depth, width, height, stack):
     """Fill ``nxt`` with the best-ranked distinct children (by hash), at most as many as it has
-    rows; their points, parents and moves go in at ``depth``. Returns how many were kept."""
+    rows; their parents and moves go in at ``depth``, the cells each move removed in ``nxt_removed``.
+    Returns how many were kept."""
     n = width * height
     ranked = np.argsort(cand_key[:nc], kind="mergesort")
     seen[:] = 0
@@ -97,9 +99,8 @@ def _next_beam(cand_key, cand_hash, cand_parent, cand_move, nc, seen, cur, nxt, 
         i = ranked[r]
         if tt_seen(seen, cand_hash[i]):
             continue
-        copy_into(nxt[size], cur[cand_parent[i]], n)
-        removed = remove_at(nxt[size], width, height, cand_move[i], stack)
-        nxt_points[size] = cur_points[cand_parent[i]] + (removed - 2) * (removed - 2)
+        copy_prefix(nxt[size], cur[cand_parent[i]], n)
+        nxt_removed[size] = remove_at(nxt[size], width, height, cand_move[i], stack)
         parents[depth, size] = cand_parent[i]
         moves[depth, size] = cand_move[i]
         size += 1
@@ -109,49 +110,25 @@ def _next_beam(cand_key, cand_hash, cand_parent, cand_move, nc, seen, cur, nxt, 
 
 
 @njit(cache=True)
-def score_key(cells, width, height, points, counts, label, sizes, reps, stack):
-    """Heuristic for SameGame (smaller is better): minus an estimate of the final points.
+def beam_search(start, width, height, zob, beam_width, deadline_ns, node_limit, best_path, endgame_cells=0,
+                endgame_nodes=0):
+    """Beam search for the fewest cells left: keep the ``beam_width`` best distinct positions (by hash)
+    after every move, children ranked by :func:`clear_key` (a scan of the whole child).
 
-    Points so far, plus half of what each colour could give in one group
-    ((count-2)^2 each, optimistic) and half of what the current groups give.
-    """
-    colour_summary(cells, counts)
-    potential = 0
-    for k in range(counts.shape[0]):
-        if counts[k] > 2:
-            potential += (counts[k] - 2) * (counts[k] - 2)
-    ng = find_groups(cells, width, height, label, sizes, reps, stack)
-    clusters = 0
-    for g in range(ng):
-        if sizes[g] > 2:
-            clusters += (sizes[g] - 2) * (sizes[g] - 2)
-    return -(points * 4 + potential + clusters * 2) // 4
-
-
-@njit(cache=True)
-def beam_search(start, width, height, zob, beam_width, objective, penalty, deadline_ns, node_limit,
-                best_path, playouts=0, endgame_cells=0, endgame_nodes=0):
-    """Beam search: keep the ``beam_width`` best distinct positions (by hash) after every move.
-
-    ``objective`` CLEAR ranks positions by :func:`clear_key` and looks for the
-    fewest cells left; SCORE ranks them by :func:`score_key`, or with
-    ``playouts`` > 0 by points plus the best of that many tabu-colour playouts
-    (a Monte-Carlo beam; every playout's whole game is also a candidate
-    answer), and looks for the most points. With ``endgame_cells`` > 0, a
-    position with at most that many cells left (CLEAR) gets an
-    :func:`exact_search_growing` (in a table that does not grow) of at most
-    ``endgame_nodes`` nodes on its cropped board, and is not expanded when
-    that search finishes. Returns (best cost
-    at a game end: cells left, or minus the points; path length or -1 when no
-    game end was reached; nodes; finished).
+    With ``endgame_cells`` > 0, a position with at most that many cells left
+    gets an :func:`exact_search_growing` (in a table that does not grow) of at
+    most ``endgame_nodes`` nodes on its cropped board, and is not expanded
+    when that search finishes. Returns (fewest cells left at a game end, path
+    length or -1 when no game end was reached, nodes, finished).
+    (:func:`clear_beam` ranks children from the cells a move changed, which
+    is what the solver runs.)
     """
     n = width * height
     max_depth = n // 2 + 2
     max_moves = n // 2 + 1
     cur = np.empty((beam_width, n), np.int8)
     nxt = np.empty((beam_width, n), np.int8)
-    cur_points = np.zeros(beam_width, np.int64)
-    nxt_points = np.zeros(beam_width, np.int64)
+    removed = np.empty(beam_width, np.int64)
     parents = np.empty((max_depth, beam_width), np.int32)
     moves = np.empty((max_depth, beam_width), np.int32)
     cap = beam_width * max_moves
@@ -169,18 +146,12 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
     sizes2 = np.empty(n, np.int32)
     reps2 = np.empty(n, np.int32)
     counts = np.zeros(MAX_COLOURS_CODE, np.int64)
-    roll = np.empty(n, np.int8)
-    rseq = np.empty(n, np.int32)
     crop = np.empty(n, np.int8)
     end_path = np.empty(n, np.int32)
     table = np.zeros(1 << 15 if endgame_cells > 0 else 1, np.int64)
     table_slots = np.zeros(1, np.int64)
-    # a node ranked by playouts costs whole games (milliseconds on a 64 x 64 board): read the
-    # clock at every one, or 256 of them run a second past the deadline
-    clock_every = 1 if playouts > 0 else CHECK_EVERY
 
-    copy_into(cur[0], start, n)
-    cur_points[0] = 0
+    copy_prefix(cur[0], start, n)
     size = 1
     best = np.int64(1) << 40
     best_len = -1
@@ -210,55 +181,30 @@ def beam_search(start, width, height, zob, beam_width, objective, penalty, deadl
                 if sizes[g] < 2:
                     continue
                 moved = True
-                copy_into(child, s, n)
+                copy_prefix(child, s, n)
                 remove_at(child, width, height, reps[g], stack)
-                if objective == CLEAR:
-                    cand_key[nc] = clear_key(child, width, height, label2, sizes2, reps2, stack, counts)
-                elif playouts > 0:
-                    gain = (sizes[g] - 2) * (sizes[g] - 2)
-                    best_rollout = -(np.int64(1) << 40)
-                    for _ in range(playouts):
-                        copy_into(roll, child, n)
-                        rp, rl = playout(roll, width, height, penalty, rseq, np.int64(0), label2, sizes2,
-                                         reps2, stack, counts)
-                        if rp > best_rollout:
-                            best_rollout = rp
-                        if -(cur_points[b] + gain + rp) < best:
-                            # the playout's whole game is the best so far: keep it (anytime answer)
-                            best = -(cur_points[b] + gain + rp)
-                            best_len = depth + 1 + rl
-                            _trace(best_path, moves, parents, depth, b)
-                            best_path[depth] = reps[g]
-                            for k in range(rl):
-                                best_path[depth + 1 + k] = rseq[k]
-                    cand_key[nc] = -(cur_points[b] + gain + best_rollout)
-                else:
-                    gain = (sizes[g] - 2) * (sizes[g] - 2)
-                    cand_key[nc] = score_key(child, width, height, cur_points[b] + gain, counts, label2,
-                                             sizes2, reps2, stack)
+                cand_key[nc] = clear_key(child, width, height, label2, sizes2, reps2, stack, counts)
                 cand_parent[nc] = b
                 cand_move[nc] = reps[g]
                 cand_hash[nc] = position_hash(child, zob)
                 nc += 1
                 nodes += 1
-                if budget_check(nodes, node_limit, deadline_ns, clock_every):
+                if budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY):
                     return best, best_len, nodes, 0
             if not moved:
                 left, dead = colour_summary(s, counts)
-                cost = left if objective == CLEAR else -(cur_points[b] + terminal_bonus(left, penalty))
-                if cost < best:
-                    best = cost
+                if left < best:
+                    best = left
                     best_len = depth
-                    _trace(best_path, moves, parents, depth, b)
-                    if objective == CLEAR and best == 0:
+                    trace_path(best_path, moves, parents, depth, b)
+                    if best == 0:
                         return best, best_len, nodes, 1
         if nc == 0:
             break
         depth += 1
-        size = _next_beam(cand_key, cand_hash, cand_parent, cand_move, nc, seen, cur, nxt, cur_points,
-                          nxt_points, parents, moves, depth, width, height, stack)
+        size = next_beam(cand_key, cand_hash, cand_parent, cand_move, nc, seen, cur, nxt, removed, parents,
+                         moves, depth, width, height, stack)
         cur, nxt = nxt, cur
-        cur_points, nxt_points = nxt_points, cur_points
     return best, best_len, nodes, 1
 
 
@@ -443,11 +389,11 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
     end_path = np.empty(n, np.int32)
     table = np.zeros(1 << 15 if endgame_cells > 0 else 1, np.int64)
     table_slots = np.zeros(1, np.int64)
-    no_points = np.zeros(beam_width, np.int64)  # the clearing beam keeps no points (_next_beam's slots)
+    kept_removed = np.empty(beam_width, np.int64)  # next_beam's counts: the clearing beam reads none
     if tie_seed > 0:
         np.random.seed(tie_seed)
 
-    copy_into(cur[0], start, n)
+    copy_prefix(cur[0], start, n)
     size = 1
     best = np.int64(1) << 40
     best_len = -1
@@ -473,7 +419,7 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
             singles, links, squares, key = scan_box(s, width, height, 0, width - 1, 0, zob)
             links -= squares  # cells - (links - squares) counts the groups
             column_suffixes(s, width, height, zob, suffix_single, suffix_link, suffix_side, suffix_key)
-            copy_into(child, s, n)
+            copy_prefix(child, s, n)
             ng = find_groups(s, width, height, label, sizes, reps, stack)
             moved = False
             for g in range(ng):
@@ -502,13 +448,13 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
             if not moved and left < best:
                 best = left
                 best_len = depth
-                _trace(best_path, moves, parents, depth, b)
+                trace_path(best_path, moves, parents, depth, b)
                 if best == 0:
                     return best, best_len, nodes, 1
         if nc == 0:
             break
         depth += 1
-        size = _next_beam(cand_key, cand_hash, cand_parent, cand_move, nc, seen, cur, nxt, no_points,
-                          no_points, parents, moves, depth, width, height, stack)
+        size = next_beam(cand_key, cand_hash, cand_parent, cand_move, nc, seen, cur, nxt, kept_removed,
+                         parents, moves, depth, width, height, stack)
         cur, nxt = nxt, cur
     return best, best_len, nodes, 1

@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.clickomania.kernels.arrays import copy_into
 from gridsolver.clickomania.kernels.groups import (
     CHECK_EVERY,
     EMPTY,
@@ -19,6 +18,7 @@ from gridsolver.clickomania.kernels.groups import (
     position_hash,
     remove_at,
 )
+from gridsolver.core.kernels.arrays import copy_prefix
 from gridsolver.core.kernels.clock import budget_check, time_remains
 from gridsolver.core.kernels.table import find_key, is_full
 
@@ -140,12 +140,12 @@ def exact_search_growing(start, width, height, zob, table, max_slots, best_init,
     nodes = 0
     entries = 0  # positions stored (or lost to a full neighbourhood) in the table
     table_slots[0] = table.shape[0]
-    copy_into(states[0], start, n)
+    copy_prefix(states[0], start, n)
     left, root_bound = colour_summary(start, counts)
     if root_bound >= best:
         return best, best_len, nodes, 1
     # d and k start typed: numba types a loop's calls before it merges a literal 0 with the later
-    # int64s, so copy_into(..., d) would be compiled for Literal[int](0) too
+    # int64s, so copy_prefix(..., d) would be compiled for Literal[int](0) too
     d = np.int64(0)
     enter = True
     while d >= 0:
@@ -176,7 +176,7 @@ def exact_search_growing(start, width, height, zob, table, max_slots, best_init,
                 if sizes[g] < 2:
                     continue
                 child = children[d, k]
-                copy_into(child, s, n)
+                copy_prefix(child, s, n)
                 remove_at(child, width, height, reps[g], stack)
                 child_moves[d, k] = reps[g]
                 keys[k] = clear_key(child, width, height, label2, sizes2, reps2, stack, counts)
@@ -185,19 +185,19 @@ def exact_search_growing(start, width, height, zob, table, max_slots, best_init,
                 if left < best:
                     best = left
                     best_len = d
-                    copy_into(best_path, path, d)
+                    copy_prefix(best_path, path, d)
                     if best <= root_bound:
                         return best, best_len, nodes, 1
                 d -= 1
                 continue
-            copy_into(order[d], np.argsort(keys[:k], kind="mergesort"), k)
+            copy_prefix(order[d], np.argsort(keys[:k], kind="mergesort"), k)
             nchild[d] = k
             nexti[d] = 0
         if nexti[d] < nchild[d] and bounds[d] < best:
             k = order[d, nexti[d]]
             nexti[d] += 1
             path[d] = child_moves[d, k]
-            copy_into(states[d + 1], children[d, k], n)
+            copy_prefix(states[d + 1], children[d, k], n)
             d += 1
             enter = True
         else:

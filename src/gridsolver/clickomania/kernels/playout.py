@@ -1,8 +1,7 @@
-"""SameGame's end-of-game points and the random tabu-colour playout (numba kernels).
+"""The random tabu-colour playout (numba kernel).
 
-The playout gives Clickomania its first answer at once, ranks the children
-of the Monte-Carlo beam (:mod:`.beam`) and is the bottom level of nested
-Monte-Carlo search (:mod:`gridsolver.samegame.kernels.nmcs`).
+The playout gives Clickomania its first answer at once. It records the
+cells each move removed, so a game that scores its moves can add them up.
 """
 
 from __future__ import annotations
@@ -12,27 +11,15 @@ from numba import njit
 
 from gridsolver.clickomania.kernels.groups import colour_summary, find_groups, remove_at
 
-NO_VALUE = -(1 << 40)  # below any score: no game yet
-
 
 @njit(cache=True)
-def terminal_bonus(left, penalty):
-    """Points at the end of a game with ``left`` cells left: 1000 for clearing, minus (left - 2)^2
-    with ``penalty`` when more than two are left."""
-    if left == 0:
-        return 1000
-    if penalty and left > 2:
-        return -(left - 2) * (left - 2)
-    return 0
-
-
-@njit(cache=True)
-def playout(cells, width, height, penalty, seq, start_len, label, sizes, reps, stack, counts):
+def tabu_playout(cells, width, height, seq, start_len, removed, label, sizes, reps, stack, counts):
     """A random game from ``cells`` (modified in place) with the tabu-colour policy.
 
     The tabu colour is the one with the most cells at the start: removing its
     small groups early spoils the big final group, so they are avoided while
-    any other move exists. Moves go to ``seq[start_len:]``; returns (points, length).
+    any other move exists. Moves go to ``seq[start_len:]`` and the cells each
+    removed to ``removed`` at the same places; returns (length, cells left).
 
     Kernels pass ``start_len`` as ``np.int64(0)``, never a bare ``0``: numba
     compiles a kernel apart for each literal argument, and this one is also
@@ -43,7 +30,6 @@ def playout(cells, width, height, penalty, seq, start_len, label, sizes, reps, s
     for k in range(counts.shape[0]):
         if counts[k] > counts[tabu]:
             tabu = k
-    points = 0
     length = start_len
     while True:
         ng = find_groups(cells, width, height, label, sizes, reps, stack)
@@ -65,10 +51,10 @@ def playout(cells, width, height, penalty, seq, start_len, label, sizes, reps, s
                 continue
             if choice == 0:
                 seq[length] = reps[g]
+                removed[length] = sizes[g]
                 length += 1
-                points += (sizes[g] - 2) * (sizes[g] - 2)
                 left -= sizes[g]
                 remove_at(cells, width, height, reps[g], stack)
                 break
             choice -= 1
-    return points + terminal_bonus(left, penalty), length
+    return length, left

@@ -74,16 +74,6 @@ ZONE, DONE, GROUP = 0, 1, 2
 SCRATCH_ROWS = 3
 
 
-@njit(cache=True)
-def bits_workspace(n, width):
-    """The arrays a playout on bitboards works in, for a board of ``n`` cells: (move records, tracked,
-    found and redone groups, each column's lowest removed cell and lowest dirty height, the scratch
-    rows). Made once per search, since the playout runs without numba's reference counting (see
-    ``nrpa.bits_playout``), which leaves it unable to allocate."""
-    return (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
-            np.empty(width, np.int32), np.zeros(width, np.int32), np.empty((SCRATCH_ROWS, WORDS), np.int64))
-
-
 @njit(cache=True, error_model="numpy")
 def board_masks(cells, width, height, colours, masks):
     """Fill ``masks`` (``colours + 1`` rows of :data:`WORDS`) from a board of cells: one row per colour,

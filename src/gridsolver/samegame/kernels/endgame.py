@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.clickomania.kernels.arrays import copy_into
 from gridsolver.clickomania.kernels.groups import (
     CHECK_EVERY,
     EMPTY,
@@ -18,10 +17,11 @@ from gridsolver.clickomania.kernels.groups import (
     position_hash,
     remove_at,
 )
-from gridsolver.clickomania.kernels.playout import NO_VALUE, terminal_bonus
+from gridsolver.core.kernels.arrays import copy_prefix
 from gridsolver.core.kernels.clock import budget_check
 from gridsolver.core.kernels.table import find_key, is_full
 from gridsolver.core.table import PROBES
+from gridsolver.samegame.kernels.scoring import NO_VALUE, terminal_bonus
 
 # typed, not a literal: find_key is compiled once for every caller's int64 instead of once more for 64
 _PROBES = np.int64(PROBES)
@@ -64,7 +64,7 @@ def endgame_value(start, width, height, zob, keys, values, best_moves, penalty, 
     if slot >= 0:
         return values[slot], 0, 1
     nodes = 0
-    copy_into(states[0], start, n)
+    copy_prefix(states[0], start, n)
     hashes[0] = position_hash(start, zob)
     left[0] = occupied
     d = 0
@@ -83,7 +83,7 @@ def endgame_value(start, width, height, zob, keys, values, best_moves, penalty, 
         if nexti[d] < nmoves[d]:
             move = moves[d, nexti[d]]
             nexti[d] += 1
-            copy_into(child, states[d], n)
+            copy_prefix(child, states[d], n)
             removed = remove_at(child, width, height, move, stack)
             points = (removed - 2) * (removed - 2)
             key = position_hash(child, zob)
@@ -94,7 +94,7 @@ def endgame_value(start, width, height, zob, keys, values, best_moves, penalty, 
                     bestm[d] = move
                 continue
             d += 1
-            copy_into(states[d], child, n)
+            copy_prefix(states[d], child, n)
             hashes[d] = key
             gain[d] = points
             left[d] = left[d - 1] - removed

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.clickomania.kernels.arrays import copy_into
 from gridsolver.clickomania.kernels.groups import EMPTY, MAX_COLOURS_CODE, legal_moves, remove_at
-from gridsolver.clickomania.kernels.playout import playout, terminal_bonus
+from gridsolver.core.kernels.arrays import copy_prefix
 from gridsolver.core.kernels.clock import time_remains
+from gridsolver.samegame.kernels.playout import playout
+from gridsolver.samegame.kernels.scoring import terminal_bonus
 
 
 @njit(cache=True)
@@ -50,7 +51,7 @@ def nmcs(start, width, height, level, penalty, seed, deadline_ns, best_seq):
             break
         if time_remains(deadline_ns):
             for m in range(k):
-                copy_into(child, state, n)
+                copy_prefix(child, state, n)
                 remove_at(child, width, height, moves[m], stack)
                 step = (msizes[m] - 2) * (msizes[m] - 2)
                 if level <= 1:
@@ -109,7 +110,7 @@ def _level_one(start, width, height, penalty, deadline_ns, best_seq):
             break
         if time_remains(deadline_ns):
             for m in range(k):
-                copy_into(child, state, n)
+                copy_prefix(child, state, n)
                 remove_at(child, width, height, moves[m], stack)
                 step = (msizes[m] - 2) * (msizes[m] - 2)
                 points, length = playout(child, width, height, penalty, trial, np.int64(0),
