@@ -44,6 +44,8 @@ def test_replay_shows_the_result_and_rejects_illegal_moves(tmp_path):
     path = tmp_path / "b.txt"
     path.write_text("11\n22\n")
     done = run("clickomania", "replay", str(path), "1,0 1,0")
+    assert done.returncode == 0 and "cells left: 0, game over: yes" in done.stdout
+    done = run("samegame", "replay", str(path), "1,0 1,0")  # the points are SameGame's
     assert done.returncode == 0 and "cells left: 0, points: 1000" in done.stdout
     done = run("clickomania", "replay", str(path), "0,0 0,0")
     assert done.returncode == 2 and "empty" in done.stderr and "Traceback" not in done.stderr

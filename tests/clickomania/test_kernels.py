@@ -16,6 +16,8 @@ from gridsolver.clickomania.kernels.groups import (
     to_grid,
     zobrist_table,
 )
+from gridsolver.clickomania.reference import board_features as reference_features
+from gridsolver.clickomania.reference import fewest_cells_left as brute_force_fewest
 
 from .helpers import NO_LIMIT, boards, cell_index
 
@@ -54,17 +56,6 @@ def test_removal_and_settling_match_the_reference(b, rnd):
         assert np.array_equal(to_grid(cells, b.width, b.height), b.grid)
 
 
-def brute_force_fewest(b, memo=None):
-    """Plain-Python exhaustive search for the fewest cells left (tiny boards only)."""
-    memo = {} if memo is None else memo
-    if b in memo:
-        return memo[b]
-    moves = rules.legal_moves(b)
-    best = b.cells_left if not moves else min(brute_force_fewest(rules.apply(b, m), memo) for m in moves)
-    memo[b] = best
-    return best
-
-
 @settings(max_examples=60, deadline=None)
 @given(boards(max_side=4))
 def test_exact_search_finds_the_true_minimum(b):
@@ -101,25 +92,6 @@ def test_beam_search_sequences_replay_to_its_value():
 def test_kernel_layout_round_trip():
     b = clearable_board(6, 4, 3, seed=2).board
     assert np.array_equal(to_grid(to_cells(b.grid), 6, 4), b.grid)
-
-
-def reference_features(b):
-    """Single cells, links (orthogonal neighbours of one colour) and 2 x 2 squares of one colour, from the
-    grid in plain Python."""
-    g = b.grid
-    singles = links = squares = 0
-    for r in range(b.height):
-        for c in range(b.width):
-            v = g[r, c]
-            if v == rules.EMPTY:
-                continue
-            same = [(r + dr, c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                    if 0 <= r + dr < b.height and 0 <= c + dc < b.width and g[r + dr, c + dc] == v]
-            singles += not same
-            links += sum(1 for rr, cc in same if (rr, cc) > (r, c))
-            if r + 1 < b.height and c + 1 < b.width and g[r + 1, c] == g[r, c + 1] == g[r + 1, c + 1] == v:
-                squares += 1
-    return singles, links, squares
 
 
 def raw_hash(cells, zob):

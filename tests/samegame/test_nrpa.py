@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from gridsolver import samegame
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
-from gridsolver.clickomania.kernels.groups import MAX_COLOURS_CODE, index_to_move, seed_kernels, to_cells
+from gridsolver.clickomania.kernels.groups import MAX_COLOURS_CODE, index_to_move, to_cells
+from gridsolver.core.kernels.random import seed_numba_random
 from gridsolver.samegame import rules as samegame_rules
 from gridsolver.samegame.kernels.nrpa import adapt_policy, adapt_table, nrpa, nrpa_run, nrpa_state
 from gridsolver.samegame.kernels.policy_playout import (
@@ -44,7 +45,7 @@ def kernel_playout(board, policy, tabu, seed, penalty=False):
     n = board.width * board.height
     s = scratch(n)
     seq = np.empty(n, np.int32)
-    seed_kernels(seed)
+    seed_numba_random(seed)
     points, length = policy_playout(start_of(board), policy, tabu, penalty, seq, s, CELL_CODES)
     return int(points), [index_to_move(i, board.height) for i in seq[:length]]
 
@@ -113,7 +114,7 @@ def test_exp_table_playout_and_adaptation_match_the_reference(b, tabu, seed):
     points, moves = kernel_playout(b, policy, tabu, seed, penalty=True)
     s = scratch(n)
     seq = np.empty(n, np.int32)
-    seed_kernels(seed)
+    seed_numba_random(seed)
     points2, length = table_playout(start_of(b), policy, np.exp(policy), tabu, True, seq, s, CELL_CODES)
     assert (points2, [index_to_move(i, b.height) for i in seq[:length]]) == (points, moves)
     expected = reference_adapt(b, {i: float(policy[i]) for i in range(policy.size)}, moves, tabu, 1.0)
@@ -131,7 +132,7 @@ def test_exp_table_falls_back_outside_exps_range():
     policy[int(b.grid[first]) * n + cell_index(first, b.height)] = 920.0
     s = scratch(n)
     seq = np.empty(n, np.int32)
-    seed_kernels(0)
+    seed_numba_random(0)
     with np.errstate(over="ignore"):
         table = np.exp(policy)
     table_playout(start_of(b), policy, table, 9, False, seq, s, CELL_CODES)
@@ -177,7 +178,7 @@ def reference_level_one(b, tabu, seed, playouts):
     policy = np.zeros(MAX_COLOURS_CODE * n)
     seq = np.empty(n, np.int32)
     best, best_seq = None, None
-    seed_kernels(seed)  # the playouts draw from numba's generator, as the kernel's do after its seeding
+    seed_numba_random(seed)  # the playouts draw from numba's generator, as the kernel's do after its seeding
     for _ in range(playouts):
         points, length = policy_playout(start, policy, tabu, False, seq, s, CELL_CODES)
         if best is None or points >= best:

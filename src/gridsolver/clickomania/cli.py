@@ -110,24 +110,26 @@ def generate(random_spec: str | None, clearable_spec: str | None, count: int, so
     click.echo("\n\n".join(blocks))
 
 
-@group.command()
-@click.argument("board", metavar="BOARD")
-@click.argument("moves", metavar="MOVES")
-@click.option("--penalty", is_flag=True, help="Subtract the SameGame end penalty (cells left - 2)^2.")
-def replay(board: str, moves: str, penalty: bool) -> None:
-    """Play MOVES ("row,col row,col ...") on the first board of BOARD and show the result."""
+def replay_moves(board: str, moves: str, play: Callable[[Any, list[Any]], Any]) -> tuple[BoardText, Any]:
+    """Play MOVES on the first board of BOARD with ``play(board, moves)``; its outcome (a bad move
+    is an InputError naming the board)."""
     from gridsolver.clickomania import rules
-
-    # the points are SameGame's: this command shows them for both games (see samegame.rules)
-    from gridsolver.samegame.rules import replay as scored_replay
 
     text = GAME.texts([board])[0]
     start = rules.parse(text)
-    played = parse_moves(moves)
     try:
-        outcome = scored_replay(start, played, penalty=penalty)
+        return text, play(start, parse_moves(moves))
     except InputError as exc:
         raise InputError(f"{text.label}: {exc}") from None
+
+
+@group.command()
+@click.argument("board", metavar="BOARD")
+@click.argument("moves", metavar="MOVES")
+def replay(board: str, moves: str) -> None:
+    """Play MOVES ("row,col row,col ...") on the first board of BOARD and show the result."""
+    from gridsolver.clickomania import rules
+
+    _, outcome = replay_moves(board, moves, rules.replay)
     click.echo(rules.format_board(outcome.final))
-    click.echo(f"cells left: {outcome.cells_left}, points: {outcome.score}, "
-               f"game over: {'yes' if outcome.game_over else 'no'}")
+    click.echo(f"cells left: {outcome.cells_left}, game over: {'yes' if outcome.game_over else 'no'}")

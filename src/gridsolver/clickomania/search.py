@@ -31,7 +31,6 @@ from gridsolver.clickomania.kernels.groups import (
     MAX_COLOURS_CODE,
     path_to_moves,
     remove_at,
-    seed_kernels,
     to_cells,
     zobrist_table,
 )
@@ -39,6 +38,7 @@ from gridsolver.clickomania.kernels.playout import tabu_playout
 from gridsolver.clickomania.rules import Board, Move
 from gridsolver.core import interrupt
 from gridsolver.core.budget import Budget, peak_rss_mb
+from gridsolver.core.kernels.random import seed_numba_random
 from gridsolver.core.result import Result, Stats
 
 EXACT_MAX_CELLS = 400
@@ -100,7 +100,7 @@ def _random_game(cells: np.ndarray, width: int, height: int) -> _Best:
     n = width * height
     path = np.zeros(n, np.int32)
     board = cells.copy()
-    seed_kernels(0)
+    seed_numba_random(0)
     length, _ = tabu_playout(board, width, height, path, 0, np.empty(n, np.int32), np.empty(n, np.int32),
                              np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32),
                              np.zeros(MAX_COLOURS_CODE, np.int64))

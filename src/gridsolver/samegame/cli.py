@@ -5,6 +5,11 @@ No numba at import time: the searches are imported when a solve starts.
 
 from __future__ import annotations
 
+from functools import partial
+
+import click
+
+from gridsolver.clickomania.cli import replay_moves
 from gridsolver.clickomania.game import picture
 from gridsolver.core.commands import game_group
 from gridsolver.samegame.game import GAME
@@ -28,3 +33,18 @@ group = game_group(
     """,
     picture=picture,
 )
+
+
+@group.command()
+@click.argument("board", metavar="BOARD")
+@click.argument("moves", metavar="MOVES")
+@click.option("--penalty", is_flag=True, help="Subtract the end penalty (cells left - 2)^2.")
+def replay(board: str, moves: str, penalty: bool) -> None:
+    """Play MOVES ("row,col row,col ...") on the first board of BOARD and show the result and points."""
+    from gridsolver.clickomania.rules import format_board
+    from gridsolver.samegame.rules import replay as scored_replay
+
+    _, outcome = replay_moves(board, moves, partial(scored_replay, penalty=penalty))
+    click.echo(format_board(outcome.final))
+    click.echo(f"cells left: {outcome.cells_left}, points: {outcome.score}, "
+               f"game over: {'yes' if outcome.game_over else 'no'}")

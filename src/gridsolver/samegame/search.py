@@ -32,7 +32,6 @@ from gridsolver.clickomania.kernels.groups import (
     MAX_COLOURS_CODE,
     path_to_moves,
     remove_at,
-    seed_kernels,
     to_cells,
     zobrist_table,
 )
@@ -41,6 +40,7 @@ from gridsolver.clickomania.search import stopped_by
 from gridsolver.core import interrupt
 from gridsolver.core.budget import Budget, peak_rss_mb
 from gridsolver.core.errors import InputError
+from gridsolver.core.kernels.random import seed_numba_random
 from gridsolver.core.result import Result, Stats
 from gridsolver.samegame.kernels.beam import beam_search
 from gridsolver.samegame.kernels.endgame import endgame_line, endgame_value
@@ -247,7 +247,7 @@ def samegame_worker(task: SameGameTask) -> Outcome:
         cap = 1 << 20 if task.memory_bytes is None else max(1, task.memory_bytes // 2 // per_state)
         playouts = MC_BEAM_PLAYOUTS if task.method == "mcbeam" else 0
         beam_width = MC_BEAM_START if task.method == "mcbeam" else PLAIN_BEAM_START
-        seed_kernels(task.seed % 2**31)
+        seed_numba_random(task.seed % 2**31)
         while interrupt.time_left(task.deadline_ns) and nodes < task.node_limit:
             value, length, used, done = beam_search(cells, width, height, zob, beam_width, task.penalty,
                                                     interrupt.capped(task.deadline_ns),

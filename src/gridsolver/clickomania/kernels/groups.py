@@ -259,8 +259,3 @@ def legal_moves(cells, width, height, label, sizes, reps, stack, out_moves, out_
     # skip no colour; a typed -1, since a literal would compile groups_to_moves once more for it
     return groups_to_moves(cells, ng, sizes, reps, np.int64(EMPTY), out_moves, out_sizes)
 
-
-@njit(cache=True, error_model="numpy")
-def seed_kernels(seed):
-    """Seed the random generator the kernels' playouts use (numba keeps its own)."""
-    np.random.seed(seed)

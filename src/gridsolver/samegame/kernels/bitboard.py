@@ -70,7 +70,7 @@ def highest_bit(x):
 
 # rows of the scratch array (SCRATCH_ROWS rows of WORDS int64s) the kernels below share; rows are
 # indexed in place rather than taken as views, which would count references on every call
-ZONE, DONE, GROUP = 0, 1, 2
+ZONE, TAKEN, GROUP = 0, 1, 2
 SCRATCH_ROWS = 3
 
 
@@ -195,15 +195,15 @@ def _group_record(scratch, colour):
 
 @njit(cache=True, error_model="numpy", inline="always")
 def _take_group(masks, colour, word, bit, scratch):
-    """Find the group of ``colour`` holding ``bit`` (a one-bit int64) of ``word`` and add it to row DONE;
+    """Find the group of ``colour`` holding ``bit`` (a one-bit int64) of ``word`` and add it to row TAKEN;
     returns (its record, its size, its cells in ``word``)."""
     x = _flood_word(masks, colour, word, bit)
     if not _crosses(masks, colour, word, x):  # most groups: one word, no rows to fill
-        scratch[DONE, word] |= x
+        scratch[TAKEN, word] |= x
         return _word_record(x, word, colour), popcount(x), x
     _flood_all(masks, colour, word, x, scratch)
     for v in range(WORDS):
-        scratch[DONE, v] |= scratch[GROUP, v]
+        scratch[TAKEN, v] |= scratch[GROUP, v]
     record, size = _group_record(scratch, colour)
     return record, size, scratch[GROUP, word]
 
@@ -243,7 +243,7 @@ def refresh_bits(masks, colours, height, lo_col, hi_col, dirty_low, tracked, cou
             redone += 1
     for w in range(WORDS):
         scratch[ZONE, w] = 0
-        scratch[DONE, w] = 0
+        scratch[TAKEN, w] = 0
     for c in range(lo_col, hi_col + 1):
         if dirty_low[c] < MAX_HEIGHT:
             scratch[ZONE, c >> 2] |= ((np.int64(0x7FFF) >> dirty_low[c]) << dirty_low[c]) << ((c & 3) * 16)
@@ -251,7 +251,7 @@ def refresh_bits(masks, colours, height, lo_col, hi_col, dirty_low, tracked, cou
     # word by word, and in each word its starts of every colour from the lowest up, so that the groups
     # are found nearly in the order of their canonical cells (filing them in order then moves few)
     for w in range(lo_col >> 2, (hi_col >> 2) + 1):
-        zone = scratch[ZONE, w] & ~scratch[DONE, w]
+        zone = scratch[ZONE, w] & ~scratch[TAKEN, w]
         if zone == 0:
             continue
         starts = np.int64(0)
@@ -277,7 +277,7 @@ def refresh_bits(masks, colours, height, lo_col, hi_col, dirty_low, tracked, cou
         bit = redo[r] >> 40
         w = bit >> 6
         one = np.int64(1) << (bit & 63)
-        if scratch[DONE, w] & one:
+        if scratch[TAKEN, w] & one:
             continue
         colour = (redo[r] >> COLOUR_SHIFT) & 0xFF
         record, size, _ = _take_group(masks, colour, w, one, scratch)
