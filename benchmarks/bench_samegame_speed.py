@@ -23,10 +23,10 @@ from gridsolver.clickomania.kernels.groups import (
     MAX_COLOURS_CODE,
     find_groups,
     remove_at,
-    seed_kernels,
     to_cells,
 )
 from gridsolver.core.boards import split_boards
+from gridsolver.core.kernels.random import seed_numba_random
 from gridsolver.samegame.kernels.bitboard import WORDS, board_masks, play_bits, refresh_bits
 from gridsolver.samegame.kernels.nrpa import nrpa
 from gridsolver.samegame.kernels.policy_playout import (
@@ -138,7 +138,7 @@ def _record_games(board: rules.Board, seed: int) -> tuple[np.ndarray, np.ndarray
     games = np.zeros((GAMES, n), np.int32)
     lengths = np.zeros(GAMES, np.int64)
     start, work, codes = Start(cells, width, height), workspace(n), Codes(np.empty(0, np.int64), 0)
-    seed_kernels(seed)
+    seed_numba_random(seed)
     for g in range(GAMES):
         _, length = policy_playout(start, policy, tabu, False, games[g], work, codes)
         lengths[g] = length

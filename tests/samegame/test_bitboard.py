@@ -15,9 +15,9 @@ from gridsolver.clickomania.kernels.groups import (
     EMPTY,
     MAX_COLOURS_CODE,
     index_to_move,
-    seed_kernels,
     to_cells,
 )
+from gridsolver.core.kernels.random import seed_numba_random
 from gridsolver.samegame import rules as samegame_rules
 from gridsolver.samegame.kernels.bitboard import (
     COLOUR_SHIFT,
@@ -156,7 +156,7 @@ def _both_playouts(b, policy, tabu, seed, start_groups):
     for bits in (False, True):
         record = np.empty(n + 1, np.int64), np.empty(size, np.int64), np.empty(n, np.int64)
         seq = np.empty(n, np.int32)
-        seed_kernels(seed)
+        seed_numba_random(seed)
         if bits:
             start_masks = np.zeros((colours + 1, WORDS), np.int64)
             board_masks(cells, width, height, colours, start_masks)

@@ -20,8 +20,9 @@ import pytest
 from gridsolver import samegame
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
-from gridsolver.clickomania.kernels.groups import seed_kernels, to_cells, zobrist_table
+from gridsolver.clickomania.kernels.groups import to_cells, zobrist_table
 from gridsolver.core.budget import NO_LIMIT, Budget
+from gridsolver.core.kernels.random import seed_numba_random
 from gridsolver.samegame import rules as samegame_rules
 from gridsolver.samegame import search
 from gridsolver.samegame.kernels.beam import beam_search
@@ -48,7 +49,7 @@ def test_nested_monte_carlo_stops_inside_a_level():
 def test_monte_carlo_beam_reads_the_clock_at_every_node():
     cells, width, height, path = _kernel_args(BIG)
     zob = zobrist_table(width * height)
-    seed_kernels(0)
+    seed_numba_random(0)
     beam_search(cells, width, height, zob, 8, False, 0, NO_LIMIT, path, 1)  # compiled (stops at once)
     value, length, nodes, done = beam_search(cells, width, height, zob, 8, False,
                                              time.monotonic_ns() + SOON_NS, NO_LIMIT, path, 1)

@@ -11,9 +11,9 @@ from gridsolver.clickomania.kernels.groups import (
     EMPTY,
     MAX_COLOURS_CODE,
     remove_settle,
-    seed_kernels,
     to_cells,
 )
+from gridsolver.core.kernels.random import seed_numba_random
 from gridsolver.samegame.kernels.policy_playout import (
     Codes,
     Record,
@@ -92,7 +92,7 @@ def _playouts(b, policy, tabu, seed, start_groups):
     games = []
     for extra in ((), (Record(*record), start_groups)):
         seq = np.empty(n, np.int32)
-        seed_kernels(seed)
+        seed_numba_random(seed)
         points, length = table_playout(Start(cells, b.width, b.height), policy, np.exp(policy), tabu, True,
                                        seq, workspace(n), CELL_CODES, *extra)
         games.append((int(points), seq[:length].copy()))

@@ -164,6 +164,10 @@ class Game(ABC, Generic[BoardT, MoveT]):
                progress: Progress | None, label: str, options: Mapping[str, Any]) -> Result:
         """Run the game's algorithms within ``budget``; the result is verified afterwards."""
 
+    def has_kernels(self) -> bool:
+        """Whether the game fills the :meth:`warm` slot (one without kernels has nothing to warm)."""
+        return type(self).warm is not Game.warm
+
     def warm(self, board: BoardT | None, options: Mapping[str, Any] | None, *, workers: int = 1) -> None:
         """Get the kernels a search of ``board`` with ``options`` will use ready: compiled, or loaded
         from numba's cache (see :mod:`gridsolver.core.warm`).

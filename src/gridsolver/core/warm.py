@@ -169,9 +169,7 @@ class Warmup:
 
 def warms(game: Any) -> bool:
     """Whether a :class:`~gridsolver.core.game.Game` fills the warm slot (one without kernels does not)."""
-    from gridsolver.core.game import Game  # imported here: that module imports this one
-
-    return type(game).warm is not Game.warm
+    return bool(game.has_kernels())
 
 
 def warm_up(game: Any, board: Any, options: Any, workers: int = 1,
