@@ -100,8 +100,9 @@ def _value(figure: Figure, lines: list[dict]) -> float:
 
 
 def _outcome(lines: list[dict]) -> list[tuple]:
-    """What both trees must agree on: each line's status, score and node count."""
-    return [(line["status"], line["score"], line["stats"]["nodes"]) for line in lines]
+    """What both trees must agree on: each line's status, score and node count (by board: parallel
+    work, such as a tournament's tracks, prints its lines in the order they finish)."""
+    return sorted((line["input"], line["status"], line["score"], line["stats"]["nodes"]) for line in lines)
 
 
 def _write_inputs(src: Path, files: Path) -> None:
