@@ -163,7 +163,7 @@ def address_space_room() -> int | None:
         return None
     if soft == resource.RLIM_INFINITY:
         return None
-    return max(0, soft - psutil.Process().memory_info().vms)
+    return max(0, int(soft) - int(psutil.Process().memory_info().vms))
 
 
 #: cgroup v2's limit and usage files, then v1's (a v1 limit this large means none was set)

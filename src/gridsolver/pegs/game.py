@@ -83,7 +83,7 @@ class PegsGame(Game[Board, Jump]):
         Option("strategy", str, None, "For --objective jumps: our anytime search (default), or the published "
                "comesolo method.", choices=STRATEGIES),
         Option("jumps", str, None, "Play under this jump rule instead of the board's own ('jumps:' line; "
-               "default diagonal for 1/0 boards, else orthogonal).", choices=JUMP_RULES),
+               "default diagonal for 1/0 boards, else orthogonal).", choices=tuple(JUMP_RULES)),
     )
 
     # -- boards ------------------------------------------------------------------------------------
