@@ -131,7 +131,8 @@ def json_problems(outcome: Outcome, required: bool) -> list[str]:
 
 
 def summary(case: Case, outcome: Outcome, problems: list[str]) -> dict[str, object]:
-    first = next((line for line in outcome.stderr.splitlines() if line.strip()), "")
+    # the whole of a short stderr: a message of too many lines shows what the extra lines were
+    first = " | ".join(line for line in outcome.stderr.splitlines() if line.strip())
     return {"id": case.id, "args": list(case.args), "stdin": case.stdin, "stdout": case.stdout,
             "code": outcome.code, "expect": sorted(case.expect), "stderr": first[:300],
             "seconds": round(outcome.seconds, 2), "peak_mb": round(outcome.peak_mb), "problems": problems}
@@ -194,8 +195,9 @@ def test_invocation(case: Case, tmp_path: Path, warm_kernels: None) -> None:
     if log:
         with open(log, "a", encoding="utf-8") as out:
             out.write(json.dumps(summary(case, outcome, problems)) + "\n")
-    first = next((line for line in outcome.stderr.splitlines() if line.strip()), "")
+    # the whole of a short stderr: a message of too many lines shows what the extra lines were
+    first = " | ".join(line for line in outcome.stderr.splitlines() if line.strip())
     assert not problems, (f"{show(case.args)} [stdin {case.stdin}, stdout {case.stdout}]: "
                           f"{'; '.join(problems)}; exit {outcome.code} in {outcome.seconds:.1f} s, "
-                          f"peak {outcome.peak_mb:,.0f} MB; stderr: {first[:200]!r}"
+                          f"peak {outcome.peak_mb:,.0f} MB; stderr: {first[:800]!r}"
                           + (f" (expected: {case.why})" if case.why else ""))
