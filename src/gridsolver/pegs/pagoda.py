@@ -3,7 +3,7 @@
 A pagoda function weighs the holes so that no jump raises the pegs' total weight: w(a) + w(b) >=
 w(c) for every jump from ``a`` over ``b`` into ``c``. Along a game the total never grows, so a
 position ``P`` follows from the start ``S`` only if w(P) <= w(S) for every pagoda function ``w``.
-Two uses (issue 19):
+Two uses:
 
 - *holes no peg can ever reach* (:func:`occupiable_holes`): with ``w >= 0``, any position with a
   peg in ``h`` weighs at least w(h), so w(h) > w(S) keeps every peg out of ``h`` for good. Only

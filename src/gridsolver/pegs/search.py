@@ -562,7 +562,7 @@ def toward_stranded(board: Board, line: list[Jump], middle: tuple[float, float],
 
     The beam gathers the pegs toward its centre, so a peg far from it (on sparse random boards, often
     in a corner) is left for last and then has no partner to leave with. Measured on the density-0.5
-    sweep boards (issue 19): 20x20 and 30x30 end at 2 pegs with every width centred on the centroid,
+    sweep boards: 20x20 and 30x30 end at 2 pegs with every width centred on the centroid,
     each time with the same corner peg left, and at one peg at width 64-128 centred about 0.7 of
     the way toward it. Each width runs centred on the centroid, then on this centre.
     """
