@@ -101,7 +101,8 @@ def test_each_game_s_solve_names_its_options(name):
 
     module = importlib.import_module(f"gridsolver.{name}")
     parameters = inspect.signature(module.solve).parameters
-    shared = ["board", "time", "memory", "nodes", "seed", "workers", "cluster", "progress", "label"]
+    shared = ["board", "time", "memory", "nodes", "seed", "workers", "cluster", "progress", "label",
+              "on_event"]
     assert list(parameters) == shared + GAME_OPTIONS[name]
     assert all(option.name in (module.solve.__doc__ or "") for option in module.GAME.options)
 

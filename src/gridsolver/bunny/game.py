@@ -71,6 +71,7 @@ class BunnyGame(Game[Board, str]):
     name = "bunny"
     title = "Hopping Bunny: shortest tile programs that mark every square."
     score_name = "tokens"
+    minimize = True
     comment = None  # '#' is a square here
 
     # -- boards ------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from gridsolver.bunny import reference
 from gridsolver.bunny.notation import format_program
 from gridsolver.bunny.rules import Board, Loop, Program, Run, simulate, token_count
 from gridsolver.bunny.walk import walk_program
-from gridsolver.core import interrupt
+from gridsolver.core import interrupt, watch
 from gridsolver.core.budget import NO_LIMIT, Budget, peak_rss_mb
 from gridsolver.core.kernels.stops import EXHAUSTED, LIBRARY_FULL
 from gridsolver.core.result import Result, Stats
@@ -400,11 +400,13 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
                       np.int64)
     stats = np.zeros(4, np.int64)
     start = _Start(board, limit)
+    watch.improved(fallback.tokens)  # the walk program: a solution from the start
     exhausted = 0
     stopped = None
     solutions: list[Solution] = []
     for k in range(1, fallback.tokens):
         status = EXHAUSTED
+        watch.deeper(k)
         # programs of k tokens need levels up to k - 3 and the loops of level k - 2
         while lib.top < k - 3 and status == EXHAUSTED:
             limits[0] = budget.deadline_ns() - reserve  # read afresh: it moves to the start on Ctrl-C
@@ -423,6 +425,7 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
         if solutions:
             break
         exhausted = k
+        watch.bounded(k + 1)  # every program of k tokens ruled out
         if on_progress is not None:
             on_progress(f"no program of {_tokens(k)}; library {lib.size:,} fragments")
     if solutions:  # found at k after every program of k - 1 tokens was ruled out

@@ -92,6 +92,7 @@ class ClickomaniaGame(ClickomaniaBoards):
     name = "clickomania"
     title = "Clickomania: clear the board or prove it cannot be."
     score_name = "cells left"
+    minimize = True
     default_time = 10.0
 
     def replay(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Replayed[Board]:

@@ -36,7 +36,7 @@ from gridsolver.clickomania.kernels.groups import (
 )
 from gridsolver.clickomania.kernels.playout import tabu_playout
 from gridsolver.clickomania.rules import Board, Move
-from gridsolver.core import interrupt
+from gridsolver.core import interrupt, watch
 from gridsolver.core.budget import Budget, peak_rss_mb
 from gridsolver.core.kernels.random import seed_numba_random
 from gridsolver.core.result import Result, Stats
@@ -178,6 +178,7 @@ def solve_clickomania(board: Board, budget: Budget, label: str = "board") -> Res
     proof = ""
     table_mb = None
     best = _random_game(cells, width, height)  # an answer at once, however large the board
+    watch.improved(best.value)
     beam_width = BEAM_START_WIDTH
     cap = _beam_width_cap(board, budget)
     runs = 0

@@ -7,9 +7,13 @@
 - :mod:`.budget`: the time / memory / node budget every search honours;
 - :mod:`.result`: the one result record every solver returns;
 - :mod:`.progress`: a progress display that stays silent when piped;
+- :mod:`.watch` and :mod:`.live`: what a running search writes as it goes, and
+  the status line and events made from it;
 - :mod:`.parallel`: a parallel map over local processes or a Dask cluster;
-- :mod:`.clock`: a monotonic clock that numba kernels can read (imports numba);
-- :mod:`.cliutil`: the common command-line options and the ``solve`` loop.
+- :mod:`.kernels`: the numba toolkit every game's kernels build on (its
+  modules import numba);
+- :mod:`.cliutil` and :mod:`.commands`: the common command-line options and
+  the commands every game has.
 
-Nothing here imports numba except :mod:`.clock`.
+Nothing here imports numba outside :mod:`.kernels` and :mod:`.warm`.
 """

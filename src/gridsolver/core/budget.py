@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import psutil
 
-from gridsolver.core import interrupt
+from gridsolver.core import interrupt, watch
 from gridsolver.core.errors import BudgetError
 from gridsolver.core.kernels.stops import BUDGET_STOPS
 
@@ -76,8 +76,9 @@ class Budget:
         return (time.monotonic_ns() - self.started_ns) / 1e9
 
     def remaining_s(self) -> float | None:
-        """Seconds left (None: no time limit); 0 once Ctrl-C was pressed (see core.interrupt)."""
-        if interrupt.requested():
+        """Seconds left (None: no time limit); 0 once Ctrl-C was pressed (see core.interrupt) or a
+        watcher asked the search to stop (see core.watch)."""
+        if interrupt.requested() or watch.stop_requested():
             return 0.0
         if self.time_s is None:
             return None
@@ -87,9 +88,10 @@ class Budget:
         """Deadline on the monotonic clock in ns (huge when unlimited), for kernels.
 
         After Ctrl-C (see :mod:`gridsolver.core.interrupt`) it is the budget's start: a
-        kernel started then stops at its first clock check, with what it has.
+        kernel started then stops at its first clock check, with what it has. The same once a
+        watcher asked the search to stop.
         """
-        if interrupt.requested():
+        if interrupt.requested() or watch.stop_requested():
             return self.started_ns
         if self.time_s is None:
             return NO_LIMIT
@@ -102,7 +104,7 @@ class Budget:
         """True when the time or the node count has run out."""
         if self.nodes is not None and nodes >= self.nodes:
             return True
-        if interrupt.requested():
+        if interrupt.requested() or watch.stop_requested():
             return True
         return self.time_s is not None and time.monotonic_ns() >= self.deadline_ns()
 

@@ -73,6 +73,20 @@ seed_option = click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=
                            help="Seed for every random choice (same seed, same run).")
 
 
+def live_options(fn: F) -> F:
+    """Add ``--progress``, ``--quiet`` (the command gets ``status``) and ``--events FILE``."""
+    fn = click.option("--events", default=None, metavar="FILE",
+                      help="Write each search event (start, improved, bound, end) as a JSON line to FILE "
+                           "('-': standard error).")(fn)
+    fn = click.option("--quiet", "status", flag_value="never",
+                      help="No status line, even on a terminal.")(fn)
+    fn = click.option("--progress", "status", flag_value="always",
+                      help="A status line even when standard error is not a terminal (a plain line a "
+                           "second).")(fn)
+    return click.option("--status", "status", hidden=True, default="auto",
+                        type=click.Choice(["auto", "always", "never"]))(fn)
+
+
 def workers_options(fn: F) -> F:
     """Add ``--workers N`` and ``--cluster tcp://HOST:PORT``."""
     fn = click.option("--cluster", default=None, metavar="tcp://HOST:PORT",

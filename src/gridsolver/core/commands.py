@@ -40,6 +40,7 @@ from gridsolver.core.cliutil import (
     EXIT_OK,
     budget_options,
     json_option,
+    live_options,
     seed_option,
     workers_options,
 )
@@ -63,7 +64,7 @@ Decorator = Callable[[Any], Any]
 BoardSource = Callable[..., list[BoardText]]
 
 SHARED_SOLVE_PARAMS = ("boards", "time_s", "memory_mb", "nodes", "seed", "workers", "cluster", "as_json",
-                       "show")
+                       "show", "status", "events")
 
 
 def label_of(result: Result) -> str:
@@ -144,6 +145,7 @@ def _solve_command(game: Game[Any, Any], solve_options: Sequence[Decorator],
     command = click.option("--show", is_flag=True,
                            help="Also print a picture of the solution (not with --json).")(command)
     command = json_option(command)
+    command = live_options(command)
     command = workers_options(command)
     command = seed_option(command)
     command = budget_options(game.default_time, game.default_memory)(command)
@@ -162,7 +164,7 @@ def _param_names(fn: Any) -> list[str]:
 def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, Any],
               picture: Callable[[Any, Result], str] | None = None) -> None:
     """Parse every board first (bad input fails before any search), then solve one by one."""
-    from gridsolver.core.progress import progress
+    from gridsolver.core import live
 
     boards = [game.parse(text) for text in texts]
     shared = {k: values.pop(k) for k in SHARED_SOLVE_PARAMS if k in values}
@@ -171,17 +173,17 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
         game.check_options(board, options)
     results: list[Result] = []
     # Ctrl-C stops the board being solved, which still prints its best; later boards are not started.
-    with interrupt.catching(), progress(len(boards), f"{game.name} solve") as bar:
-        for text, board in zip(texts, boards, strict=True):
-            result = game.solve(board, time=shared["time_s"], memory=shared["memory_mb"],
-                                nodes=shared["nodes"], seed=shared["seed"], workers=shared["workers"],
-                                cluster=shared["cluster"], label=text.label,
-                                progress=lambda note, label=text.label: bar.note(f"{label}: {note}"),
-                                **options)
+    # The status line (on a terminal) says which board, how long, the best so far; --events streams it.
+    with interrupt.catching(), live.show(shared.get("status", "auto"), shared.get("events")):
+        for index, (text, board) in enumerate(zip(texts, boards, strict=True), start=1):
+            with live.board(index, len(boards)):
+                result = game.solve(board, time=shared["time_s"], memory=shared["memory_mb"],
+                                    nodes=shared["nodes"], seed=shared["seed"], workers=shared["workers"],
+                                    cluster=shared["cluster"], label=text.label, **options)
             shown = picture(board, result) if shared["show"] and picture else None
+            live.clear_line()
             emit(result, shared["as_json"], first=not results, show=shown)
             results.append(result)
-            bar.advance()
             if interrupt.requested():
                 left = len(boards) - len(results)
                 click.echo(f"gridsolver: interrupted: {label_of(result)} stopped with its best so far"

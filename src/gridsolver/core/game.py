@@ -42,6 +42,7 @@ from gridsolver.core.result import Result, Stats
 
 if TYPE_CHECKING:
     from gridsolver.core.film import Film
+    from gridsolver.core.live import EventHandler
 
 BoardT = TypeVar("BoardT")
 MoveT = TypeVar("MoveT")
@@ -87,6 +88,10 @@ class Game(ABC, Generic[BoardT, MoveT]):
     title: ClassVar[str]
     #: what the score counts, e.g. "tokens", "cells left", "points"
     score_name: ClassVar[str]
+    #: whether a smaller score is better (tokens, cells left) rather than a larger one (points)
+    minimize: ClassVar[bool] = False
+    #: what the searches count as their work, for the status line's rate ("nodes", "playouts")
+    work_name: ClassVar[str] = "nodes"
     #: lines starting with this are comments in board files (None: no comments)
     comment: ClassVar[str | None] = "#"
     #: defaults of the budget options for this game's ``solve``
@@ -198,6 +203,11 @@ class Game(ABC, Generic[BoardT, MoveT]):
         the board and against each other, returned JSON-ready (checking them again gives them back)."""
         return {}
 
+    def sense(self, options: Mapping[str, Any]) -> tuple[str, bool]:
+        """What a search's score counts with these options (as :meth:`check_options` returned them),
+        and whether a smaller score is better."""
+        return self.score_name, self.minimize
+
     def label(self, board: BoardT) -> str:
         """The name results use for a board when the caller gives none."""
         name = getattr(board, "name", "")
@@ -240,7 +250,7 @@ class Game(ABC, Generic[BoardT, MoveT]):
     def solve(self, board: BoardT, *, time: float | None = None, memory: float | None = None,
               nodes: int | None = None, seed: int = 0, workers: int | None = None,
               cluster: str | None = None, progress: Progress | None = None, label: str | None = None,
-              **options: Any) -> Result:
+              on_event: EventHandler | None = None, **options: Any) -> Result:
         """Search ``board`` within the budget and return a replay-verified result.
 
         ``time`` (seconds) and ``memory`` (MB) default to the game's defaults
@@ -250,6 +260,11 @@ class Game(ABC, Generic[BoardT, MoveT]):
         run is reported in ``stats.compile_s``, never counted in ``time`` or
         ``stats.elapsed_s``; loading them from the cache and starting worker
         processes are counted (see :func:`exclude_compiling`).
+
+        ``on_event(event)`` hears the search as it goes: ``start``, each
+        ``improved`` score and ``bound``, and ``end`` (see
+        :mod:`gridsolver.core.live` for the keys). It is called from a watcher
+        thread, a few times a second at most, so it should return quickly.
         """
         if not isinstance(board, self.board_type):
             kind = self.board_type.__name__
@@ -277,18 +292,35 @@ class Game(ABC, Generic[BoardT, MoveT]):
             start_workers(count, self.worker_modules)
         warmed = warm_up(self, board, checked, 1 if cluster else count)
         exclude_compiling(budget, warmed.compile_s)
+        from gridsolver.core import live
+
+        label = label or self.label(board)
+        score_name, minimize = self.sense(checked)
+        watcher = live.watcher(live.Search(self.name, label, score_name, minimize, self.work_name,
+                                           budget.time_s, count, started=budget.started_ns / 1e9), on_event)
+        watcher.start()
         try:
-            result = self.search(board, budget, seed=seed, workers=count, cluster=cluster,
-                                 progress=progress, label=label or self.label(board), options=checked)
-        except MemoryError as exc:  # an allocation the memory budget let through failed anyway
-            result = self.out_of_memory(label or self.label(board), budget, exc)
+            result = self._search_heard(board, budget, seed, count, cluster, label, checked,
+                                        _notes(progress, watcher.heard))
+        finally:
+            watcher.stop()
         result.stats.compile_s = round(result.stats.compile_s + warmed.compile_s, 3)
         if interrupt.requested() and (result.stopped is not None or result.status in UNPROVED):
             result.stopped = "interrupted"  # the search saw its budget spent: it was Ctrl-C
         result.board = self.format(board)
         result.options = checked
         verify(self, board, result)
+        watcher.finish(result)
         return result
+
+    def _search_heard(self, board: BoardT, budget: Budget, seed: int, workers: int, cluster: str | None,
+                      label: str, options: dict[str, Any], progress: Progress) -> Result:
+        """:meth:`search`, with an allocation that fails anyway turned into a ``memory`` stop."""
+        try:
+            return self.search(board, budget, seed=seed, workers=workers, cluster=cluster,
+                               progress=progress, label=label, options=options)
+        except MemoryError as exc:  # an allocation the memory budget let through failed anyway
+            return self.out_of_memory(label, budget, exc)
 
     def out_of_memory(self, label: str, budget: Budget, error: MemoryError) -> Result:
         """The result of a search whose allocation failed past what its budget foresaw (a process
@@ -322,6 +354,17 @@ class Game(ABC, Generic[BoardT, MoveT]):
             raise InputError(f"{self.name}.check: expected a {self.board_type.__name__}, got "
                              f"{type(board).__name__}")
         return self.replay(board, solution, self.check_options(board, options))
+
+
+def _notes(*hearers: Progress | None) -> Progress:
+    """One ``progress`` callable telling every hearer given."""
+    told = [hear for hear in hearers if hear is not None]
+
+    def tell(note: str) -> None:
+        for hear in told:
+            hear(note)
+
+    return tell
 
 
 def exclude_compiling(budget: Budget, compile_s: float) -> None:

@@ -23,8 +23,9 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from gridsolver.core import interrupt
+from gridsolver.core import interrupt, watch
 from gridsolver.core.errors import InputError
+from gridsolver.core.live import NO_PROGRESS_ENV
 from gridsolver.core.progress import NOTE_ENV, progress, worker_note_mode
 
 T = TypeVar("T")
@@ -95,16 +96,22 @@ class _Task:
     ``stop_file`` (local maps) is created by the parent on Ctrl-C: a task that starts after it
     exists does not run (it raises :class:`_Skipped`). loky hands a worker its next task before
     the last one ends, so cancelling futures cannot hold back every task that has not begun.
+    ``watch_rows`` (local maps) is the parent's file of watch rows: task ``index``'s kernels write
+    row ``index``, which the parent's status line reads while the task runs.
     """
 
-    def __init__(self, fn: Callable[[T], R], stop_file: str | None = None) -> None:
+    def __init__(self, fn: Callable[[T], R], stop_file: str | None = None,
+                 watch_rows: str | None = None) -> None:
         self.fn = fn
         self.stop_file = stop_file
+        self.watch_rows = watch_rows
 
-    def __call__(self, item: T) -> R:
+    def __call__(self, item: T, index: int = -1) -> R:
         if self.stop_file is not None and os.path.exists(self.stop_file):
             raise _Skipped
-        with interrupt.catching(hard=False):
+        rows = watch.writing_row(self.watch_rows, index) if self.watch_rows and index >= 0 \
+            else contextlib.nullcontext()
+        with interrupt.catching(hard=False), rows:
             return self.fn(item)
 
 
@@ -144,10 +151,11 @@ def _executor(count: int):
     # costs about a second of start-up inside the next board's budget. Workers read it at start.
     os.environ.setdefault("LOKY_MAX_MEMORY_LEAK_SIZE", str(LOKY_LEAK_LIMIT_BYTES))
     global _last_executor
-    # workers cannot read --json from this command line: they are told how to announce compiling
+    # workers cannot read --json from this command line: they are told how to announce compiling;
+    # and they never draw a bar of their own on the terminal they share with this process
     _last_executor = get_reusable_executor(max_workers=count, timeout=IDLE_TIMEOUT_S,
                                            initializer=_ignore_sigint,
-                                           env={NOTE_ENV: worker_note_mode()})
+                                           env={NOTE_ENV: worker_note_mode(), NO_PROGRESS_ENV: "1"})
     return _last_executor
 
 
@@ -222,15 +230,20 @@ _POLL_S = 0.1  # how often a waiting map looks whether Ctrl-C was pressed
 
 
 def _process_map(fn, items, count, bar, on_result):
+    stop_file = os.path.join(tempfile.gettempdir(), f"gridsolver-stop-{os.getpid()}-{uuid.uuid4().hex}")
+    with watch.rows_for(len(items)) as rows:
+        return _watched_process_map(fn, items, count, bar, on_result, stop_file, rows)
+
+
+def _watched_process_map(fn, items, count, bar, on_result, stop_file, rows):
     from concurrent.futures import FIRST_COMPLETED, wait
 
     results: list = [None] * len(items)
     done: dict[int, object] = {}
-    stop_file = os.path.join(tempfile.gettempdir(), f"gridsolver-stop-{os.getpid()}-{uuid.uuid4().hex}")
-    task = _Task(fn, stop_file)
+    task = _Task(fn, stop_file, rows.path)
     with _sigint_blocked():  # workers start here: see _ignore_sigint
         executor = _executor(count)
-        futures = {executor.submit(task, item): i for i, item in enumerate(items)}
+        futures = {executor.submit(task, item, i): i for i, item in enumerate(items)}
     pending = set(futures)
     wind_down_until = None
     try:

@@ -17,7 +17,11 @@ from typing import Any
 
 
 def _interactive() -> bool:
-    if os.environ.get("GRIDSOLVER_NO_PROGRESS"):
+    from gridsolver.core.live import NO_PROGRESS_ENV, showing
+
+    if os.environ.get(NO_PROGRESS_ENV):
+        return False
+    if showing().display is not None:  # the command's status line says it: one line, not two
         return False
     return sys.stderr.isatty()
 
@@ -111,7 +115,9 @@ def note_mode() -> str:
     if not terminal:
         # --json output is read by programs: a pipe for stderr then gets nothing extra either
         return "off" if _json_requested() else "line"
-    return "line" if os.environ.get("GRIDSOLVER_NO_PROGRESS") else "rich"
+    from gridsolver.core.live import NO_PROGRESS_ENV
+
+    return "line" if os.environ.get(NO_PROGRESS_ENV) else "rich"
 
 
 def worker_note_mode() -> str:

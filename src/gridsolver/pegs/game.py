@@ -144,6 +144,10 @@ class PegsGame(Game[Board, Jump]):
         return film(board if rule is None else board.with_jumps(rule), jumps, options)
 
     # -- search ------------------------------------------------------------------------------------
+    def sense(self, options: Mapping[str, Any]) -> tuple[str, bool]:
+        """Jumps, made many; or with ``objective="moves"``, moves, made few."""
+        return ("moves", True) if options.get("objective") == "moves" else ("jumps", False)
+
     def resolve_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:
         """Objective, finish hole, strategy and jump rule, checked against the board.
 

@@ -39,6 +39,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gridsolver.core import watch
 from gridsolver.core.budget import STOP_REASONS, Budget, peak_rss_mb
 from gridsolver.core.errors import InputError
 from gridsolver.core.kernels.stops import (
@@ -333,6 +334,7 @@ def _solve_jumps(board: Board, budget: Budget, seed: int, note: Callable[[str], 
     perms = symmetries(board)
     bound = fewest_pegs_bound(board)
     goal = board.peg_count - bound.pegs
+    watch.bounded(goal)  # the position classes' fewest pegs: at most this many jumps
     # phase 1 gets a twentieth of the time (at most 1 s), phase 2 the rest
     share = 1.0 if budget.time_s is None else min(0.05 * budget.time_s, 1.0)
     nodes = budget.nodes if budget.nodes is not None else (None if budget.time_s else 5_000_000)
@@ -348,6 +350,7 @@ def _solve_jumps(board: Board, budget: Budget, seed: int, note: Callable[[str], 
         return "optimal", best, proof, nodes, None, extra
     bound = _pagoda_bound(board, bound, best, budget, extra)
     goal = board.peg_count - bound.pegs
+    watch.bounded(goal)
     if len(best) >= goal:
         return "optimal", best, _bound_proof(board, bound), nodes, None, extra
     if note:
@@ -473,12 +476,14 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
         code = dfs(start, geometry, finish, order, Table.of(table), run_limit, budget.deadline_ns(),
                    best_path, stats)
         nodes += int(stats[0])
+        watch.call_ended(int(stats[0]))
         if target is None and int(stats[1]) > len(best):
             best = [layout.decode(c) for c in best_path[:int(stats[1])]]
         if target is not None and code == FOUND:
             best = [layout.decode(c) for c in best_path[:int(stats[1])]]
             if ending is not None and len(best) == end_depth:
                 best += ending.finish_line(rules.replay(board, best).pegs)
+            watch.improved(len(best))
         if code in (FOUND, EXHAUSTED, OUT_OF_TIME):
             break
         if target is None and goal is not None and len(best) >= goal:
@@ -615,6 +620,7 @@ def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used
                     (seed * 1000 + run + 500 * runs_here) % 2**63, budget.node_limit() - used_nodes - nodes,
                     budget.deadline_ns(), best_path, stats)
         nodes += int(stats[0])
+        watch.call_ended(int(stats[0]))
         slowest = max(slowest, time.perf_counter() - started)
         line = [layout.decode(c) for c in best_path[:int(stats[1])]]
         stranded = None
@@ -623,6 +629,7 @@ def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used
             stranded = doomed_cells(board, rules.replay(board, line).pegs, pull)
         elif len(line) > len(best):
             best = line
+            watch.improved(len(best))
         if note:
             left = board.peg_count - max(len(best), len(known))
             note(f"best {left} pegs left (beam width {width})")

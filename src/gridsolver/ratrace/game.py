@@ -126,6 +126,7 @@ class RatRaceGame(Game[Track, Move]):
     name = "ratrace"
     title = "The Genetic Rat Race: controller, players, tournaments."
     score_name = "points"
+    work_name = "rat-moves"
     options = (
         # not required on the command line: `show` takes the player from a result; a solve without one
         # is refused

@@ -31,6 +31,7 @@ class SameGameGame(ClickomaniaBoards):
     name = "samegame"
     title = "SameGame: maximise the score."
     score_name = "points"
+    work_name = "playouts"
     default_time = 60.0
     default_workers = None  # every core: the NRPA workers run side by side
     parallel = True

@@ -37,7 +37,7 @@ from gridsolver.clickomania.kernels.groups import (
 )
 from gridsolver.clickomania.rules import Board, Move
 from gridsolver.clickomania.search import stopped_by
-from gridsolver.core import interrupt
+from gridsolver.core import interrupt, watch
 from gridsolver.core.budget import Budget, peak_rss_mb
 from gridsolver.core.errors import InputError
 from gridsolver.core.kernels.random import seed_numba_random
@@ -253,8 +253,10 @@ def samegame_worker(task: SameGameTask) -> Outcome:
                                                     interrupt.capped(task.deadline_ns),
                                                     task.node_limit - nodes, path, playouts)
             nodes += used
+            watch.call_ended(used)
             if length >= 0 and -value > best_points:
                 best_points, best_moves = int(-value), path_to_moves(path, length, height)
+                watch.improved(best_points)
                 how = f"{task.method} width {beam_width}"
             if not done or beam_width >= cap:
                 break
@@ -283,9 +285,11 @@ def samegame_worker(task: SameGameTask) -> Outcome:
                                        interrupt.capped(deadline), limit, path, task.tabu,
                                        *state, task.resume is not None)
             nodes += used
+            watch.call_ended(used)
             if length > 0 and (run_points := line_points(cells, width, height, path[:length],
                                                           task.penalty)) > points:
                 points, best_seq = run_points, path[:length].copy()
+                watch.improved(points)
                 how = f"nrpa level {task.level} seed {seed} tabu colour {task.tabu}"
                 if task.resume is not None:
                     how += ", going on from its rating run"
@@ -296,9 +300,11 @@ def samegame_worker(task: SameGameTask) -> Outcome:
                                                          task.memory_bytes)
             nodes += used
             endgame_nodes += used
+            watch.call_ended(used)
             if polished > points:
                 how += f", ending solved exactly (+{polished - points})"
                 points, best_seq = polished, polished_seq
+                watch.improved(points)
             best_points, best_moves = int(points), path_to_moves(best_seq, len(best_seq), height)
     else:
         seed = task.seed
@@ -306,8 +312,10 @@ def samegame_worker(task: SameGameTask) -> Outcome:
             points, length, playouts = nmcs(cells, width, height, 2, task.penalty, seed % 2**31,
                                             interrupt.capped(task.deadline_ns), path)
             nodes += playouts
+            watch.call_ended(playouts)
             if points > best_points:
                 best_points, best_moves = int(points), path_to_moves(path, length, height)
+                watch.improved(best_points)
                 how = f"nmcs 2 seed {seed}"
             seed += 1_000_003
     if not best_moves and best_points < 0:

@@ -28,6 +28,7 @@ from gridsolver.clickomania.kernels.groups import (
 )
 from gridsolver.core.kernels.arrays import copy_prefix
 from gridsolver.core.kernels.clock import budget_check
+from gridsolver.core.kernels.watch import report_best
 
 # largest cropped board (cells) a beam position's endgame search runs on (1,600 cleared no more
 # tuning boards)
@@ -171,6 +172,7 @@ def beam_search(start, width, height, zob, beam_width, deadline_ns, node_limit, 
                     if length >= 0:
                         best = value
                         best_len = depth + length
+                        report_best(best)
                         if best == 0:
                             return best, best_len, nodes, 1
                     if done == 1:
@@ -196,6 +198,7 @@ def beam_search(start, width, height, zob, beam_width, deadline_ns, node_limit, 
                 if left < best:
                     best = left
                     best_len = depth
+                    report_best(best)
                     trace_path(best_path, moves, parents, depth, b)
                     if best == 0:
                         return best, best_len, nodes, 1
@@ -448,6 +451,7 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
             if not moved and left < best:
                 best = left
                 best_len = depth
+                report_best(best)
                 trace_path(best_path, moves, parents, depth, b)
                 if best == 0:
                     return best, best_len, nodes, 1

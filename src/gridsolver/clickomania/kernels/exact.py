@@ -21,6 +21,7 @@ from gridsolver.clickomania.kernels.groups import (
 from gridsolver.core.kernels.arrays import copy_prefix
 from gridsolver.core.kernels.clock import budget_check, time_remains
 from gridsolver.core.kernels.table import find_key, is_full
+from gridsolver.core.kernels.watch import report_best
 
 DEAD_WEIGHT = 1 << 20  # a dead colour (one cell left) outweighs any group count
 
@@ -185,6 +186,7 @@ def exact_search_growing(start, width, height, zob, table, max_slots, best_init,
                 if left < best:
                     best = left
                     best_len = d
+                    report_best(left)
                     copy_prefix(best_path, path, d)
                     if best <= root_bound:
                         return best, best_len, nodes, 1

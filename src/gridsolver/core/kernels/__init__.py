@@ -9,7 +9,9 @@
 - :mod:`.bits`: bit tricks on 64-bit words and word arrays (popcount,
   trailing zeros, get and flip a bit);
 - :mod:`.table`: open-addressing transposition tables on numpy arrays;
-- :mod:`.random`: seeding numba's own random stream.
+- :mod:`.random`: seeding numba's own random stream;
+- :mod:`.watch`: what kernels write for a status line while they run (the
+  best score, a bound), read by :mod:`gridsolver.core.live`.
 
 This package imports nothing; its modules other than :mod:`.stops` import
 numba, so import them only from kernel modules.

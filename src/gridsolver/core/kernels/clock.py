@@ -30,6 +30,7 @@ from numba.core import cgutils, config
 from numba.extending import intrinsic
 
 from gridsolver.core.kernels.stops import OUT_OF_NODES, OUT_OF_TIME
+from gridsolver.core.kernels.watch import watch_tick
 
 _CLOCK_MONOTONIC = 1  # Linux value of CLOCK_MONOTONIC
 
@@ -114,8 +115,10 @@ def monotonic_ns() -> int:
 
 @njit(cache=True, inline="always")
 def time_remains(deadline_ns: int) -> bool:
-    """Before the deadline and no Ctrl-C: for kernels that read the clock themselves."""
-    return monotonic_ns() < deadline_ns and not sigint_arrived()
+    """Before the deadline, no Ctrl-C and no stop asked by a watcher: for kernels that read the
+    clock themselves (it is also their watch tick: see :func:`.watch.watch_tick`)."""
+    now = monotonic_ns()
+    return now < deadline_ns and not sigint_arrived() and not watch_tick(-1, now)
 
 
 @njit(cache=True, inline="always")
@@ -126,12 +129,16 @@ def budget_check(nodes: int, node_limit: int, deadline_ns: int, clock_every: int
 
     The clock is read only when ``nodes`` is a multiple of ``clock_every`` (a power of two), so
     the check costs one comparison on most nodes. A kernel whose count grows by more than one
-    at a time should pass 1 and call it less often.
+    at a time should pass 1 and call it less often. Where it reads the clock it also ticks the
+    watch (:func:`.watch.watch_tick`): the node count is written for a status line, and a stop
+    asked by a watcher ends the search as if its time were up.
     """
     if nodes >= node_limit:
         return OUT_OF_NODES
-    if (nodes & (clock_every - 1)) == 0 and (monotonic_ns() >= deadline_ns or sigint_arrived()):
-        return OUT_OF_TIME
+    if (nodes & (clock_every - 1)) == 0:
+        now = monotonic_ns()
+        if now >= deadline_ns or sigint_arrived() or watch_tick(nodes, now):
+            return OUT_OF_TIME
     return 0
 
 

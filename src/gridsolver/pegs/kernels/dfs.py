@@ -20,6 +20,7 @@ from gridsolver.core.kernels.bits import flip_bit, get_bit
 from gridsolver.core.kernels.clock import budget_check
 from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, TABLE_FULL
 from gridsolver.core.kernels.table import find_wide, is_full, store_wide
+from gridsolver.core.kernels.watch import report_best
 from gridsolver.core.table import PROBES
 from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, canonical, count_pegs, generate
 from gridsolver.pegs.kernels.stack import new_stack, next_move, push
@@ -176,6 +177,7 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
                 if child > best:
                     best = child
                     copy_prefix(best_path, path, child)
+                    report_best(child)
                     if child == max_depth:
                         code = FOUND
                         break

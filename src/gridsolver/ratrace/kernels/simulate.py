@@ -34,6 +34,7 @@ from numba.extending import intrinsic
 
 from gridsolver.core.kernels.clock import budget_check
 from gridsolver.core.kernels.stops import DOOMED, FOUND, ILLEGAL_MOVE, OUT_OF_MEMORY
+from gridsolver.core.kernels.watch import report_best
 from gridsolver.ratrace.guard import WATCH_MOVES, WATCH_TURN
 from gridsolver.ratrace.kernels.breed import breed, grow
 from gridsolver.ratrace.kernels.splitmix import below
@@ -159,6 +160,7 @@ def game_loop(track, rats, n, rng, turns, limits, watch):
         n += NEWBORNS
         peak = max(peak, n)
         if turn < turns:
+            report_best(points)  # the points so far, for a status line (a store: once per turn)
             stop = budget_check(rat_moves, max_moves, deadline_ns, 1)  # once per turn
             if stop:
                 status = stop

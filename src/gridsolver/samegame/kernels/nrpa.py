@@ -16,6 +16,7 @@ from numba import njit
 from gridsolver.clickomania.kernels.groups import EMPTY, MAX_COLOURS_CODE
 from gridsolver.core.kernels.arrays import copy_prefix
 from gridsolver.core.kernels.clock import budget_check
+from gridsolver.core.kernels.watch import report_best
 from gridsolver.samegame.kernels.bitboard import WORDS, board_masks, fits_bitboard
 from gridsolver.samegame.kernels.policy_playout import (
     EXP_TABLE_HIGH,
@@ -260,6 +261,8 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
                         best = points
                         best_len = length
                         copy_prefix(best_seq, seq, length)
+                        # (with the end penalty in the objective, below the game's points when not cleared)
+                        report_best(points)
                 if table_codes > 0:
                     adapt_table(pol, expw, touched, best_record, level_len[1], NRPA_ALPHA, delta)
                 else:
