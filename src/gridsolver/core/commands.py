@@ -61,6 +61,9 @@ EXIT_CODES = {
 Decorator = Callable[[Any], Any]
 #: Extra board sources of a game (e.g. clickomania --random): option values and --seed -> board texts.
 BoardSource = Callable[..., list[BoardText]]
+#: What ``solve --show`` prints after a result: ``picture(board, result, colour)``, with escape codes
+#: only when ``colour`` (see :func:`gridsolver.core.terminal.colour_wanted`).
+Picture = Callable[[Any, Result, bool], str]
 
 SHARED_SOLVE_PARAMS = ("boards", "time_s", "memory_mb", "nodes", "seed", "workers", "cluster", "as_json",
                        "show")
@@ -75,8 +78,10 @@ def exit_code(results: Sequence[Result]) -> int:
     return EXIT_OK if all(r.solved for r in results) else EXIT_NOT_SOLVED
 
 
-def emit(result: Result, as_json: bool, first: bool = True, show: str | None = None) -> None:
-    """Print one result: a JSON line, or text for people (a blank line between results)."""
+def emit(result: Result, as_json: bool, first: bool = True, show: str | None = None,
+         colour: bool = False) -> None:
+    """Print one result: a JSON line, or text for people (a blank line between results) and the
+    picture ``show``, whose escape codes are kept only when ``colour`` (click strips them in a pipe)."""
     if as_json:
         click.echo(result.to_json())
     else:
@@ -84,13 +89,13 @@ def emit(result: Result, as_json: bool, first: bool = True, show: str | None = N
             click.echo("")
         click.echo(result.to_text())
         if show:
-            click.echo(show)
+            click.echo(show, color=colour or None)
     sys.stdout.flush()
 
 
 def game_group(game: Game[Any, Any], help_text: str, *, solve_options: Sequence[Decorator] = (),
                board_options: Sequence[Decorator] = (), board_source: BoardSource | None = None,
-               picture: Callable[[Any, Result], str] | None = None,
+               picture: Picture | None = None,
                show_options: Sequence[Decorator] = ()) -> click.Group:
     """The click group of ``game`` with the shared commands.
 
@@ -99,7 +104,7 @@ def game_group(game: Game[Any, Any], help_text: str, *, solve_options: Sequence[
     out, so the game's defaults apply); ``solve_options`` are further click
     options treated the same way.
     ``board_options`` with ``board_source`` add boards made from options
-    (e.g. random boards) before the named ones. ``picture(board, result)``
+    (e.g. random boards) before the named ones. ``picture(board, result, colour)``
     is what ``--show`` prints after a result. ``show_options`` are the game's
     own ``show`` options (what to show, not what to play), passed to
     :meth:`Game.film` as keywords.
@@ -121,7 +126,7 @@ def game_group(game: Game[Any, Any], help_text: str, *, solve_options: Sequence[
 
 def _solve_command(game: Game[Any, Any], solve_options: Sequence[Decorator],
                    board_options: Sequence[Decorator], board_source: BoardSource | None,
-                   picture: Callable[[Any, Result], str] | None) -> click.Command:
+                   picture: Picture | None) -> click.Command:
     board_params: list[str] = []
 
     def solve(**values: Any) -> None:
@@ -160,9 +165,10 @@ def _param_names(fn: Any) -> list[str]:
 
 
 def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, Any],
-              picture: Callable[[Any, Result], str] | None = None) -> None:
+              picture: Picture | None = None) -> None:
     """Parse every board first (bad input fails before any search), then solve one by one."""
     from gridsolver.core.progress import progress
+    from gridsolver.core.terminal import colour_wanted
 
     boards = [game.parse(text) for text in texts]
     shared = {k: values.pop(k) for k in SHARED_SOLVE_PARAMS if k in values}
@@ -170,6 +176,7 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
     for board in boards:  # option errors (e.g. a finish hole not on the board) before any search
         game.check_options(board, options)
     results: list[Result] = []
+    colour = colour_wanted()
     # Ctrl-C stops the board being solved, which still prints its best; later boards are not started.
     with interrupt.catching(), progress(len(boards), f"{game.name} solve") as bar:
         for text, board in zip(texts, boards, strict=True):
@@ -178,8 +185,8 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
                                 cluster=shared["cluster"], label=text.label,
                                 progress=lambda note, label=text.label: bar.note(f"{label}: {note}"),
                                 **options)
-            shown = picture(board, result) if shared["show"] and picture else None
-            emit(result, shared["as_json"], first=not results, show=shown)
+            shown = picture(board, result, colour) if shared["show"] and picture else None
+            emit(result, shared["as_json"], first=not results, show=shown, colour=colour)
             results.append(result)
             bar.advance()
             if interrupt.requested():
