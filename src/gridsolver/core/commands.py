@@ -23,6 +23,7 @@ This module imports click but no numba, and no game: it is loaded for ``--help``
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -329,6 +330,9 @@ def _show_command(game: Game[Any, Any], solve_options: Sequence[Decorator],
     command = json_option(command)
     command = click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
                            help="Which result of a file of several (1 = the first).")(command)
+    command = click.option("--frames", metavar="FROM:TO",
+                           help="Print only frames FROM to TO of --steps (0 = the start; either may be "
+                                "left out: 3:7, :10, 5:; implies --steps).")(command)
     command = click.option("--steps", is_flag=True,
                            help="Print the replay frame by frame (colours unless piped).")(command)
     command = click.option("--frame", default="end", show_default=True, metavar="start|end|N",
@@ -353,9 +357,13 @@ def run_show(game: Game[Any, Any], values: dict[str, Any], options: dict[str, An
     """Build the film of one solution and write the views asked for."""
     import re
 
-    from gridsolver.core.film import svg, terminal_frames
+    from gridsolver.core.film import parse_frame_range, svg
     from gridsolver.core.page import MAX_PAGE_BYTES, page_html
 
+    frames = values.get("frames")
+    if frames is not None:
+        parse_frame_range(frames)  # a malformed range is refused before the replay is built
+        values["steps"] = True
     label, board, solution, options = _show_input(game, values["source"], values["solution"],
                                                   values["index"], options)
     film = game.film(board, solution, game.check_options(board, options), **(view or {}))
@@ -363,7 +371,8 @@ def run_show(game: Game[Any, Any], values: dict[str, Any], options: dict[str, An
     written: dict[str, Any] = {"schema": SCHEMA_VERSION, "game": game.name, "input": label,
                                "steps": film.steps}
     if values["steps"]:
-        _print_steps(terminal_frames, film)
+        first, last = film.frame_range(frames) if frames is not None else (0, film.steps)
+        _print_steps(film, first, last)
     if values["svg_path"]:
         k = film.frame(values["frame"])
         _write_text(values["svg_path"], svg(film, k))
@@ -422,14 +431,18 @@ def _write_text(path: str, text: str) -> None:
         raise InputError(f"{path}: cannot write ({exc.strerror})") from None
 
 
-def _print_steps(frames: Callable[..., Any], film: Any) -> None:
-    colour = sys.stdout.isatty()
-    if colour:
-        from rich.console import Console
+def _print_steps(film: Any, first: int, last: int) -> None:
+    """Frames ``first`` to ``last`` in the terminal, after the legend when the film has one."""
+    from gridsolver.core.film import terminal_frames, terminal_legend
+    from gridsolver.core.terminal import colour_wanted, console
 
-        console = Console(highlight=False)
-        for text in frames(film, colour=True):
-            console.print(text)
+    colour = colour_wanted()
+    legend = [terminal_legend(film, colour)] if film.mark_legend else []
+    texts = itertools.chain(legend, terminal_frames(film, colour, first, last))  # printed as they come
+    if colour:
+        printer = console(True)
+        for text in texts:
+            printer.print(text)
     else:
-        for text in frames(film, colour=False):
+        for text in texts:
             click.echo(text)
