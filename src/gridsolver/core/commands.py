@@ -12,7 +12,11 @@
 - ``format BOARD``: the board as the game writes it (every rule included);
 - ``show INPUT [SOLUTION]``: the replay of a solution as one self-contained
   HTML page (``-o``), an SVG picture of one step (``--svg``) or frames in the
-  terminal (``--steps``); INPUT is a file of ``solve --json`` lines or a board.
+  terminal (``--steps``, ``--frames FROM:TO``); INPUT is a file of ``solve
+  --json`` lines or a board.
+
+``solve --show`` pictures and ``--steps`` frames are coloured when
+:func:`gridsolver.core.terminal.colour_wanted` says so, and plain otherwise.
 
 A game's ``cli.py`` is a few lines: its options, then any commands of its own
 added to the group. Exit codes are the same for every game (see
