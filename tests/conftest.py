@@ -5,3 +5,7 @@ os.environ.setdefault("GRIDSOLVER_NO_PROGRESS", "1")
 # ...nor the compiling note (a cold cache would put it among the output CliRunner reads; the tests of
 # the note itself, in tests/core/test_warm.py, set or clear this themselves).
 os.environ.setdefault("GRIDSOLVER_COMPILE_NOTE", "off")
+# Pictures are plain, as in a pipe, unless a test asks for colour: a developer's own GRIDSOLVER_COLOUR
+# or NO_COLOR does not reach them (the tests of colour set GRIDSOLVER_COLOUR themselves).
+os.environ.pop("GRIDSOLVER_COLOUR", None)
+os.environ.pop("NO_COLOR", None)

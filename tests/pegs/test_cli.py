@@ -1,4 +1,5 @@
 import json
+import re
 import subprocess
 import sys
 
@@ -74,19 +75,34 @@ def test_solve_several_boards_from_one_file(tmp_path):
     result = CliRunner().invoke(cli, ["pegs", "solve", str(path), "--time", "10", "--show"])
     assert result.exit_code == 0, result.output
     assert f"{path}#1: optimal, jumps 1" in result.output
-    assert f"{path}#2: " in result.output and "final board:" in result.output
-    assert "  final board:\n    o..o\n" in result.output  # ooo. after its one jump (0,1)->(0,3)
+    assert f"{path}#2: " in result.output and "  start: 8 pegs    end: 1 peg\n  1101 " in result.output
+    # ooo. after its one jump (0,1)->(0,3), beside the start
+    assert "  start: 3 pegs    end: 2 pegs\n  ooo.             o..o\n" in result.output
 
 
-def test_text_output_shows_jumps_and_proof_and_show_adds_the_final_board():
+def test_text_output_shows_jumps_and_proof_and_show_adds_the_start_and_end():
     result = CliRunner().invoke(cli, ["pegs", "solve", "triangle"])
     assert result.exit_code == 0
     assert "solution: (" in result.output and "->" in result.output
     assert "pegs left: 1" in result.output and "proof:" in result.output
-    assert "replay verified" in result.output and "final board" not in result.output
+    assert "replay verified" in result.output and "end: 1 peg" not in result.output
     shown = CliRunner().invoke(cli, ["pegs", "solve", "triangle", "--show"])
-    final = shown.output.split("final board:\n")[1].split()
-    assert len(final) == 5 and "".join(final).count("o") == 1
+    lines = shown.output.splitlines()
+    top = lines.index("  start: 14 pegs    end: 1 peg")
+    rows = [line.split() for line in lines[top + 1:top + 6]]
+    assert [start for start, _ in rows] == [".----", "oo---", "ooo--", "oooo-", "ooooo"]
+    assert all(len(end) == 5 for _, end in rows) and "".join(end for _, end in rows).count("o") == 1
+    assert "\x1b[" not in shown.output
+
+
+def test_show_in_colour_paints_pegs_and_holes():
+    shown = CliRunner().invoke(cli, ["pegs", "solve", "triangle", "--show"], env={"GRIDSOLVER_COLOUR": "on"})
+    assert shown.exit_code == 0, shown.output
+    picture = shown.output.split("replay verified\n")[1]
+    assert picture.count("\x1b[") >= 2 * 25  # every cell of both positions styled
+    plain = CliRunner().invoke(cli, ["pegs", "solve", "triangle", "--show"]).output
+    plain = plain.split("replay verified\n")[1]
+    assert re.sub(r"\x1b\[[0-9;]*m", "", picture) == plain  # the same picture, painted
 
 
 def test_bad_input_exits_2_with_one_line(tmp_path):

@@ -381,3 +381,23 @@ def test_a_turn_range_shows_only_those_turns_of_the_same_game(tmp_path):
                              "-o", str(tmp_path / "r.html"), "--turn-range", "5:9"], capture_output=True,
                             text=True, timeout=300)
     assert report.returncode == 0 and json.loads(report.stdout)["steps"] == 4, report.stderr
+
+
+def test_steps_begin_with_a_legend_of_every_symbol_the_frames_use():
+    done = invoke("show", "seed/2", "7", "--player", "forward", "--turns", "30", "--frames", "0:1")
+    assert done.exit_code == 0, done.output
+    legend, *frames = done.output.split("\n\n")
+    lines = legend.splitlines()
+    assert lines[0] == "legend:" and lines[-1].startswith("  *  rats on the cell")
+    symbols = {line[2] for line in lines[1:]}
+    assert {"S", "G", ".", "#", "*"} <= symbols
+    track = ratrace.named("seed/2")
+    assert [frame.split(":")[0] for frame in frames] == ["turn 0 of 30", "turn 1 of 30"]
+    for frame in frames:
+        rows = frame.splitlines()[2:]  # after the words and the counters
+        # 53 cells wide: side by side, with no spaces, to stay in 80 columns
+        assert len(rows) == track.height and all(len(row) == track.width for row in rows)
+        assert set("".join(rows)) <= symbols
+    painted = CliRunner().invoke(cli, ["ratrace", "show", "seed/2", "7", "--player", "forward", "--turns",
+                                       "30", "--frames", "0"], env={"GRIDSOLVER_COLOUR": "on"})
+    assert painted.exit_code == 0 and "\x1b[" in painted.output and "legend:" in painted.output

@@ -13,3 +13,12 @@ def test_samegame_solve_reports_a_verified_score():
     replayed = samegame_rules.replay(rules.from_text(board), r["solution"])
     assert r["verified"] and replayed.score == r["score"] and replayed.game_over
     assert r["status"] == "best-found"
+
+
+def test_samegame_solve_show_numbers_the_start_board_by_click():
+    from ..clickomania.test_picture import COLUMN, COLUMN_PICTURE, solve_show
+
+    done = solve_show("samegame", COLUMN, "--time", "1", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    assert "points 1000" in done.stdout  # three pairs (0 points each) and the 1000 for clearing
+    assert done.stdout.endswith(COLUMN_PICTURE + "\n") and "\x1b[" not in done.stdout

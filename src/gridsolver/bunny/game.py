@@ -185,8 +185,9 @@ def _warm_search() -> None:
     library.rehash_rows(np.zeros(1, np.uint64), 0, np.full(2, -1, np.int64))  # the row pool's table, likewise
 
 
-def picture(board: Board, result: Result) -> str:
-    """``--show``: the board with the order in which the solution marks the squares."""
+def picture(board: Board, result: Result, colour: bool = False) -> str:
+    """``--show``: the board with the order in which the solution marks the squares (plain text, with or
+    without ``colour``)."""
     from gridsolver.bunny.film import marking_order
     from gridsolver.bunny.notation import parse_program
 

@@ -10,8 +10,9 @@ from typing import Any
 
 import click
 
-from gridsolver.clickomania.game import GAME, parse_moves, picture
+from gridsolver.clickomania.game import GAME, parse_moves
 from gridsolver.clickomania.generate import DEFAULT_STYLE, STYLES
+from gridsolver.clickomania.picture import picture
 from gridsolver.core.boards import BoardText, split_boards
 from gridsolver.core.cliutil import seed_option
 from gridsolver.core.commands import game_group

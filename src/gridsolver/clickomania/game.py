@@ -147,9 +147,3 @@ def _warm_beam() -> None:
 
     solve_clickomania(GAME.read(WARM_BOARD), Budget(time_s=None, memory_mb=16.0, nodes=1))
 
-
-def picture(board: Board, result: Result) -> str:
-    """``--show``: the board left after the solution."""
-    if result.solution is None:
-        return ""
-    return rules.format_board(rules.replay(board, moves_of(result.solution)).final)

@@ -12,7 +12,11 @@
 - ``format BOARD``: the board as the game writes it (every rule included);
 - ``show INPUT [SOLUTION]``: the replay of a solution as one self-contained
   HTML page (``-o``), an SVG picture of one step (``--svg``) or frames in the
-  terminal (``--steps``); INPUT is a file of ``solve --json`` lines or a board.
+  terminal (``--steps``, ``--frames FROM:TO``); INPUT is a file of ``solve
+  --json`` lines or a board.
+
+``solve --show`` pictures and ``--steps`` frames are coloured when
+:func:`gridsolver.core.terminal.colour_wanted` says so, and plain otherwise.
 
 A game's ``cli.py`` is a few lines: its options, then any commands of its own
 added to the group. Exit codes are the same for every game (see
@@ -23,6 +27,7 @@ This module imports click but no numba, and no game: it is loaded for ``--help``
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -62,6 +67,9 @@ EXIT_CODES = {
 Decorator = Callable[[Any], Any]
 #: Extra board sources of a game (e.g. clickomania --random): option values and --seed -> board texts.
 BoardSource = Callable[..., list[BoardText]]
+#: What ``solve --show`` prints after a result: ``picture(board, result, colour)``, with escape codes
+#: only when ``colour`` (see :func:`gridsolver.core.terminal.colour_wanted`).
+Picture = Callable[[Any, Result, bool], str]
 
 SHARED_SOLVE_PARAMS = ("boards", "time_s", "memory_mb", "nodes", "seed", "workers", "cluster", "as_json",
                        "show", "status", "events")
@@ -76,8 +84,10 @@ def exit_code(results: Sequence[Result]) -> int:
     return EXIT_OK if all(r.solved for r in results) else EXIT_NOT_SOLVED
 
 
-def emit(result: Result, as_json: bool, first: bool = True, show: str | None = None) -> None:
-    """Print one result: a JSON line, or text for people (a blank line between results)."""
+def emit(result: Result, as_json: bool, first: bool = True, show: str | None = None,
+         colour: bool = False) -> None:
+    """Print one result: a JSON line, or text for people (a blank line between results) and the
+    picture ``show``, whose escape codes are kept only when ``colour`` (click strips them in a pipe)."""
     if as_json:
         click.echo(result.to_json())
     else:
@@ -85,13 +95,13 @@ def emit(result: Result, as_json: bool, first: bool = True, show: str | None = N
             click.echo("")
         click.echo(result.to_text())
         if show:
-            click.echo(show)
+            click.echo(show, color=colour or None)
     sys.stdout.flush()
 
 
 def game_group(game: Game[Any, Any], help_text: str, *, solve_options: Sequence[Decorator] = (),
                board_options: Sequence[Decorator] = (), board_source: BoardSource | None = None,
-               picture: Callable[[Any, Result], str] | None = None,
+               picture: Picture | None = None,
                show_options: Sequence[Decorator] = ()) -> click.Group:
     """The click group of ``game`` with the shared commands.
 
@@ -100,7 +110,7 @@ def game_group(game: Game[Any, Any], help_text: str, *, solve_options: Sequence[
     out, so the game's defaults apply); ``solve_options`` are further click
     options treated the same way.
     ``board_options`` with ``board_source`` add boards made from options
-    (e.g. random boards) before the named ones. ``picture(board, result)``
+    (e.g. random boards) before the named ones. ``picture(board, result, colour)``
     is what ``--show`` prints after a result. ``show_options`` are the game's
     own ``show`` options (what to show, not what to play), passed to
     :meth:`Game.film` as keywords.
@@ -122,7 +132,7 @@ def game_group(game: Game[Any, Any], help_text: str, *, solve_options: Sequence[
 
 def _solve_command(game: Game[Any, Any], solve_options: Sequence[Decorator],
                    board_options: Sequence[Decorator], board_source: BoardSource | None,
-                   picture: Callable[[Any, Result], str] | None) -> click.Command:
+                   picture: Picture | None) -> click.Command:
     board_params: list[str] = []
 
     def solve(**values: Any) -> None:
@@ -162,9 +172,10 @@ def _param_names(fn: Any) -> list[str]:
 
 
 def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, Any],
-              picture: Callable[[Any, Result], str] | None = None) -> None:
+              picture: Picture | None = None) -> None:
     """Parse every board first (bad input fails before any search), then solve one by one."""
     from gridsolver.core import live
+    from gridsolver.core.terminal import colour_wanted
 
     boards = [game.parse(text) for text in texts]
     shared = {k: values.pop(k) for k in SHARED_SOLVE_PARAMS if k in values}
@@ -172,6 +183,7 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
     for board in boards:  # option errors (e.g. a finish hole not on the board) before any search
         game.check_options(board, options)
     results: list[Result] = []
+    colour = colour_wanted()
     # Ctrl-C stops the board being solved, which still prints its best; later boards are not started.
     # The status line (on a terminal) says which board, how long, the best so far; --events streams it.
     with interrupt.catching(), live.show(shared.get("status", "auto"), shared.get("events")):
@@ -180,9 +192,9 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
                 result = game.solve(board, time=shared["time_s"], memory=shared["memory_mb"],
                                     nodes=shared["nodes"], seed=shared["seed"], workers=shared["workers"],
                                     cluster=shared["cluster"], label=text.label, **options)
-            shown = picture(board, result) if shared["show"] and picture else None
+            shown = picture(board, result, colour) if shared["show"] and picture else None
             live.clear_line()
-            emit(result, shared["as_json"], first=not results, show=shown)
+            emit(result, shared["as_json"], first=not results, show=shown, colour=colour)
             results.append(result)
             if interrupt.requested():
                 left = len(boards) - len(results)
@@ -324,6 +336,9 @@ def _show_command(game: Game[Any, Any], solve_options: Sequence[Decorator],
     command = json_option(command)
     command = click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
                            help="Which result of a file of several (1 = the first).")(command)
+    command = click.option("--frames", metavar="FROM:TO",
+                           help="Print only frames FROM to TO of --steps (0 = the start; either may be "
+                                "left out: 3:7, :10, 5:; implies --steps).")(command)
     command = click.option("--steps", is_flag=True,
                            help="Print the replay frame by frame (colours unless piped).")(command)
     command = click.option("--frame", default="end", show_default=True, metavar="start|end|N",
@@ -348,9 +363,13 @@ def run_show(game: Game[Any, Any], values: dict[str, Any], options: dict[str, An
     """Build the film of one solution and write the views asked for."""
     import re
 
-    from gridsolver.core.film import svg, terminal_frames
+    from gridsolver.core.film import parse_frame_range, svg
     from gridsolver.core.page import MAX_PAGE_BYTES, page_html
 
+    frames = values.get("frames")
+    if frames is not None:
+        parse_frame_range(frames)  # a malformed range is refused before the replay is built
+        values["steps"] = True
     label, board, solution, options = _show_input(game, values["source"], values["solution"],
                                                   values["index"], options)
     film = game.film(board, solution, game.check_options(board, options), **(view or {}))
@@ -358,7 +377,8 @@ def run_show(game: Game[Any, Any], values: dict[str, Any], options: dict[str, An
     written: dict[str, Any] = {"schema": SCHEMA_VERSION, "game": game.name, "input": label,
                                "steps": film.steps}
     if values["steps"]:
-        _print_steps(terminal_frames, film)
+        first, last = film.frame_range(frames) if frames is not None else (0, film.steps)
+        _print_steps(film, first, last)
     if values["svg_path"]:
         k = film.frame(values["frame"])
         _write_text(values["svg_path"], svg(film, k))
@@ -417,14 +437,18 @@ def _write_text(path: str, text: str) -> None:
         raise InputError(f"{path}: cannot write ({exc.strerror})") from None
 
 
-def _print_steps(frames: Callable[..., Any], film: Any) -> None:
-    colour = sys.stdout.isatty()
-    if colour:
-        from rich.console import Console
+def _print_steps(film: Any, first: int, last: int) -> None:
+    """Frames ``first`` to ``last`` in the terminal, after the legend when the film has one."""
+    from gridsolver.core.film import terminal_frames, terminal_legend
+    from gridsolver.core.terminal import colour_wanted, console
 
-        console = Console(highlight=False)
-        for text in frames(film, colour=True):
-            console.print(text)
+    colour = colour_wanted()
+    legend = [terminal_legend(film, colour)] if film.mark_legend else []
+    texts = itertools.chain(legend, terminal_frames(film, colour, first, last))  # printed as they come
+    if colour:
+        printer = console(True)
+        for text in texts:
+            printer.print(text)
     else:
-        for text in frames(film, colour=False):
+        for text in texts:
             click.echo(text)

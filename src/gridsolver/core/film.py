@@ -22,11 +22,12 @@ This module is plain Python (no numpy, no numba).
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridsolver.core.errors import InputError
+from gridsolver.core.errors import InputError, shown
 
 FILM_SCHEMA = 1
 
@@ -39,6 +40,8 @@ HIGHLIGHT_COLOURS = {
 }
 #: Mark shapes: "bunny" (value = heading in degrees, 0 = east, 90 = south), "dot" (value = a count).
 MARK_SHAPES = ("bunny", "dot")
+#: The character a mark replaces its cell's with in the terminal.
+TERMINAL_MARKS = {"bunny": "@", "dot": "*"}
 
 
 @dataclass
@@ -70,6 +73,8 @@ class Film:
     board: str = ""  # the board as the game formats it
     solution: Any = None  # the solution in its JSON form
     options: dict[str, Any] = field(default_factory=dict)
+    #: mark shape -> what it means, in words; a film that says it gets a legend in the terminal
+    mark_legend: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         cells = self.rows * self.cols
@@ -105,6 +110,14 @@ class Film:
             raise InputError(f"--frame {k}: this replay has steps 0-{self.steps}")
         return k
 
+    def frame_range(self, text: str) -> tuple[int, int]:
+        """(first, last) frame of ``--frames`` (:func:`parse_frame_range`), both included; a TO past
+        the last frame stops there. InputError naming ``text`` when no frame is in the range."""
+        first, last = parse_frame_range(text)
+        if first > self.steps:
+            raise InputError(f"--frames {shown(text)}: this replay has frames 0-{self.steps}")
+        return first, self.steps if last is None else min(last, self.steps)
+
     # -- JSON --------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         """The film as JSON data, each frame's grid as runs changed since the frame before."""
@@ -125,7 +138,7 @@ class Film:
         return {"schema": FILM_SCHEMA, "game": self.game, "title": self.title, "rows": self.rows,
                 "cols": self.cols, "palette": self.palette, "legend": self.legend, "panel": self.panel,
                 "panel_title": self.panel_title, "plots": self.plots, "frames": frames,
-                "highlight_colours": HIGHLIGHT_COLOURS}
+                "highlight_colours": HIGHLIGHT_COLOURS, "mark_legend": self.mark_legend}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Film:
@@ -143,7 +156,28 @@ class Film:
                                 int(entry.get("p", -1))))
         return cls(data["game"], data["title"], data["rows"], data["cols"], dict(data["palette"]),
                    dict(data["legend"]), frames, list(data.get("panel", [])), data.get("panel_title", ""),
-                   {k: list(v) for k, v in data.get("plots", {}).items()})
+                   {k: list(v) for k, v in data.get("plots", {}).items()},
+                   mark_legend=dict(data.get("mark_legend", {})))
+
+
+#: ``--frames``: FROM:TO, either left out, or one frame N. At most 12 digits: int() refuses thousands.
+FRAME_RANGE = re.compile(r"([0-9]{1,12})|([0-9]{0,12}):([0-9]{0,12})")
+
+
+def parse_frame_range(text: str) -> tuple[int, int | None]:
+    """(first, last) of ``--frames FROM:TO`` (``3:7``, ``:10``, ``5:``, ``:``) or ``N`` (that frame
+    alone), both included; last None is the end. InputError naming ``text`` when it is malformed."""
+    match = FRAME_RANGE.fullmatch(text.strip())
+    if match is None:
+        raise InputError(f"--frames {shown(text)}: expected FROM:TO, frame numbers from 0 (either may be "
+                         "left out, e.g. 3:7, :10, 5:) or one frame N")
+    one, start, end = match.groups()
+    if one is not None:
+        return int(one), int(one)
+    first, last = (int(start) if start else 0), (int(end) if end else None)
+    if last is not None and first > last:
+        raise InputError(f"--frames {shown(text)}: from {first} to {last} is empty")
+    return first, last
 
 
 def grid_delta(before: str, after: str) -> list[list[Any]]:
@@ -219,11 +253,20 @@ def _mark_svg(shape: str, value: float, x: float, y: float, cell: int) -> str:
 
 
 # -- terminal ------------------------------------------------------------------------------------
-def terminal_frames(film: Film, colour: bool) -> Iterator[str]:
-    """Each frame as text: the step in words, the counters, the grid (rich markup when ``colour``)."""
+def terminal_frames(film: Film, colour: bool, first: int = 0, last: int | None = None) -> Iterator[str]:
+    """Frames ``first`` to ``last`` (default: all) as text: the step in words, the counters, the grid
+    (rich markup when ``colour``), a blank line between frames.
+
+    Cells are spaced when a row fits in 80 columns that way, else side by side.
+    """
     from rich.markup import escape
 
-    for k, frame in enumerate(film.frames):
+    from gridsolver.core.terminal import spaced
+
+    last = film.steps if last is None else last
+    sep = spaced(film.cols, indent=0)
+    for k in range(first, last + 1):
+        frame = film.frames[k]
         lines = [escape(frame.text) if colour else frame.text]
         if frame.counters:
             counters = "  ".join(f"{name} {counter_text(value)}" for name, value in frame.counters.items())
@@ -237,14 +280,31 @@ def terminal_frames(film: Film, colour: bool) -> Iterator[str]:
             for c in range(film.cols):
                 index = r * film.cols + c
                 ch = frame.grid[index]
-                shown = "@" if marks.get(index) == "bunny" else ("*" if index in marks else ch)
+                symbol = TERMINAL_MARKS.get(marks[index], "*") if index in marks else ch
                 if colour and film.palette[ch]:
                     style = f"bold {film.palette[ch]}" if index not in lit else f"reverse {film.palette[ch]}"
-                    row.append(f"[{style}]{escape(shown)}[/]")
+                    row.append(f"[{style}]{escape(symbol)}[/]")
                 else:
-                    row.append(shown if index not in lit else _lit(shown))
-            lines.append(" ".join(row).rstrip())
-        yield "\n".join(lines) + ("\n" if k < film.steps else "")
+                    row.append(symbol if index not in lit else _lit(symbol))
+            lines.append(sep.join(row).rstrip())
+        yield "\n".join(lines) + ("\n" if k < last else "")
+
+
+def terminal_legend(film: Film, colour: bool) -> str:
+    """What the characters of the terminal frames stand for: the film's cells, then its marks
+    (rich markup when ``colour``)."""
+    from rich.markup import escape
+
+    entries = [(ch if ch.strip() else "' '", film.palette.get(ch, ""), words)
+               for ch, words in film.legend.items()]
+    entries += [(TERMINAL_MARKS.get(shape, "*"), "", words) for shape, words in film.mark_legend.items()]
+    lines = ["legend:"]
+    for symbol, paint, words in entries:
+        if colour:
+            symbol = f"[bold {paint}]{escape(symbol)}[/]" if paint else escape(symbol)
+            words = escape(words)
+        lines.append(f"  {symbol}  {words}")
+    return "\n".join(lines) + "\n"
 
 
 def counter_text(value: int | float | str) -> str:

@@ -33,6 +33,8 @@ from gridsolver.core.options import Option
 from gridsolver.core.result import Result
 
 if TYPE_CHECKING:
+    from rich.text import Text
+
     from gridsolver.core.film import Film
 from gridsolver.pegs.rules import (
     JUMP_RULES,
@@ -270,15 +272,35 @@ WARMERS = {"dfs": _warm_dfs, "beam": _warm_beam, "published": _warm_published, "
            "deepening": _warm_deepening}
 
 
-def picture(board: Board, result: Result) -> str:
-    """``--show``: the board after the solution."""
+def picture(board: Board, result: Result, colour: bool = False) -> str:
+    """``--show``: the start and the end position, side by side when they fit in 80 columns, in the
+    board's own characters (pegs and holes in the page's colours when ``colour``)."""
+    from rich.text import Text
+
+    from gridsolver.core.terminal import arrange, render
+
     if result.solution is None:
         return ""
     try:
         final = GAME.replay(board, result.solution, result.options).final
     except InputError as exc:  # the result says NOT VERIFIED already; say why instead of a picture
-        return f"  final board: none, the solution does not replay ({exc})"
-    return "  final board:\n" + "\n".join("    " + line for line in format_grid(final).splitlines())
+        return f"  end position: none, the solution does not replay ({exc})"
+    blocks = [[Text(f"{name}: {position.peg_count:,} peg{'s' if position.peg_count != 1 else ''}"),
+               *_position_lines(position)] for name, position in (("start", board), ("end", final))]
+    return render(arrange(blocks), colour)
+
+
+def _position_lines(board: Board) -> list[Text]:
+    """The rows of ``board`` as :func:`format_grid` writes them, each cell styled as the page draws it."""
+    from gridsolver.core.terminal import grid, on
+    from gridsolver.pegs.film import PALETTE
+
+    styles = [on(PALETTE["o"]), on(PALETTE["."]), "dim"]  # peg, empty hole, no hole
+    rows = []
+    for r, line in enumerate(format_grid(board).splitlines()):
+        kinds = [0 if board.has_peg((r, c)) else 1 if board.is_hole((r, c)) else 2 for c in range(board.cols)]
+        rows.append([(ch, styles[kind]) for ch, kind in zip(line, kinds, strict=True)])
+    return grid(rows, sep="")
 
 
 # -- option and solution values ----------------------------------------------------------------------

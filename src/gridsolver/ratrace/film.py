@@ -41,6 +41,8 @@ BASE_LEGEND = {
     WALL_CH: "wall (a move into it is refused; lethal)",
     LETHAL_CH: "lethal: a trap's target",
 }
+#: What the "dot" marks of the frames mean (the terminal draws a ``*`` over the cell).
+MARK_LEGEND = {"dot": "rats on the cell (one or more; the page draws a bigger dot for more)"}
 TELEPORTER_COLOURS = ("#6baed6", "#9e9ac8", "#3182bd", "#756bb1", "#9ecae1", "#bcbddc")
 TRAP_COLOURS = ("#fdae6b", "#fdd0a2", "#e6550d", "#fd8d3c")
 
@@ -163,4 +165,5 @@ def film(track: Track, player: Player, game_seed: int, turns: int, first: int = 
         sampled += f", turns {first:,} to {turns:,} shown"
     title = f"ratrace: {player.name}, {played}, {_points(game.points)}, game seed {game_seed}{sampled}"
     return Film("ratrace", title, track.height, track.width, palette, legend, frames,
-                plots={"rats alive": [s.alive for s in snapshots], "points": [s.points for s in snapshots]})
+                plots={"rats alive": [s.alive for s in snapshots], "points": [s.points for s in snapshots]},
+                mark_legend=dict(MARK_LEGEND))

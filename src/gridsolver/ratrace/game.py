@@ -442,6 +442,6 @@ def _turn_range(value: Any, turns: int) -> tuple[int, int]:
 GAME = RatRaceGame()
 
 
-def picture(board: Track, result: Result) -> str:
-    """``solve --show``: the track the game was played on."""
+def picture(board: Track, result: Result, colour: bool = False) -> str:
+    """``solve --show``: the track the game was played on (plain text, with or without ``colour``)."""
     return render_track(board)

@@ -10,7 +10,7 @@ from functools import partial
 import click
 
 from gridsolver.clickomania.cli import replay_moves
-from gridsolver.clickomania.game import picture
+from gridsolver.clickomania.picture import picture
 from gridsolver.core.commands import game_group
 from gridsolver.samegame.game import GAME
 
