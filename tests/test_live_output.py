@@ -177,3 +177,19 @@ def test_a_terminal_sees_a_status_line_and_a_pipe_does_not(tmp_path):
                             "--progress"], capture_output=True, text=True)
     plain = [line for line in asked.stderr.splitlines() if " / 3 s" in line]
     assert plain and "\x1b" not in asked.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", [
+    ["bunny", "bench", "--time", "3", "--workers", "2"],
+    ["ratrace", "play", "--player", "colour-score", "--tracks", "6", "--turns", "200000", "--time", "3"],
+], ids=["bunny-bench", "ratrace-play"])
+def test_a_run_of_many_boards_shows_how_many_are_done(args):
+    screen, stdout, code = run_in_pty(args)
+    assert code == 0, screen
+    plain = ANSI.sub("", screen)
+    counts = re.findall(r"  (\d+)/(\d+) (boards|tracks)  \d+\.\d s", plain)
+    assert len(counts) >= 3, plain[-2000:]
+    done = [int(k) for k, _, _ in counts]
+    assert done == sorted(done) and {total for _, total, _ in counts} == {"12" if "bench" in args else "6"}
+    assert "\x1b" not in stdout and "/12 boards" not in stdout and "/6 tracks" not in stdout

@@ -181,3 +181,29 @@ def test_an_events_file_that_cannot_be_written_is_bad_input(tmp_path):
 
     with pytest.raises(InputError, match="--events"), live.show("never", str(tmp_path / "no" / "such")):
         pass
+
+
+def test_a_tally_counts_what_is_done_and_keeps_quiet_while_a_board_shows_its_own_line(monkeypatch):
+    stream = FakeTerminal()
+    monkeypatch.setattr("sys.stderr", stream)
+    monkeypatch.delenv(live.NO_PROGRESS_ENV, raising=False)
+    with live.show("auto"), live.tally("pegs", "table english", 3, "problems", workers=2) as tally:
+        assert watch.block()[watch.YIELD_NS] > 0  # kernels here let its thread in
+        assert live.showing().boards == 3
+        tally.finished("english (3, 3)->(3, 3): optimal")
+        assert live.showing().board_index == 2  # a search here now is board 2 of 3
+        text = tally.text()
+        assert text.startswith("pegs table english  1/3 problems  ") and "2 workers" in text
+        assert text.endswith("last: english (3, 3)->(3, 3): optimal")
+        before = stream.getvalue()
+        tally.look()
+        assert stream.getvalue() != before  # drawn
+        monkeypatch.setattr(live, "INTERVAL_S", 60.0)  # the board's own thread stays asleep here
+        watcher = live.watcher(search())
+        watcher.start()
+        drawn = stream.getvalue()
+        tally.look()
+        assert stream.getvalue() == drawn  # a board's own line is on: the tally keeps quiet
+        watcher.stop()
+        assert watch.block()[watch.YIELD_NS] > 0  # still read by the tally
+    assert watch.block()[watch.YIELD_NS] == 0 and live.showing().boards == 1

@@ -13,7 +13,7 @@ import click
 from gridsolver.bunny.game import CHALLENGE, CHALLENGE_FILES, GAME, picture
 from gridsolver.bunny.generate import MIN_SQUARES
 from gridsolver.bunny.rules import MAX_SQUARES
-from gridsolver.core.cliutil import json_option, seed_option, workers_options
+from gridsolver.core.cliutil import json_option, seed_option, status_options, workers_options
 from gridsolver.core.commands import game_group
 
 group = game_group(
@@ -79,14 +79,16 @@ def run(board: str, program: str, as_json: bool, show: bool) -> None:
                    "default: half the memory available at the start.")
 @json_option
 @workers_options
+@status_options
 def bench(time_s: float, memory_mb: float | None, as_json: bool, workers: int | None,
-          cluster: str | None) -> None:
+          cluster: str | None, status: str) -> None:
     """The 12-board challenge: tokens, proof and time per board, and the total score.
 
     Boards run one at a time unless --workers or --cluster is given (the
     times of parallel boards share the machine, and so does --memory).
     """
     from gridsolver.bunny.challenge import challenge_job
+    from gridsolver.core import live
     from gridsolver.core.budget import per_worker_memory_mb
     from gridsolver.core.game import check_workers, make_budget
     from gridsolver.core.parallel import parallel_map
@@ -97,7 +99,9 @@ def bench(time_s: float, memory_mb: float | None, as_json: bool, workers: int | 
     share = per_worker_memory_mb(memory_mb, count, len(boards), cluster)  # all workers within --memory
     jobs: list[tuple[str, str, float, Any]] = [
         (text.text, name, time_s, share) for text, name in zip(boards, CHALLENGE_FILES, strict=True)]
-    rows = parallel_map(challenge_job, jobs, workers=count, cluster=cluster, label="challenge")
+    with live.show(status), live.tally("bunny", "challenge", len(jobs), workers=count) as tally:
+        rows = parallel_map(challenge_job, jobs, workers=count, cluster=cluster, label="challenge",
+                            on_result=lambda _, row: tally.finished(f"{row['board']} {row['score']} tokens"))
     if as_json:
         for row in rows:
             click.echo(json.dumps(row, separators=(",", ":")))

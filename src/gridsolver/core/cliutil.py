@@ -78,6 +78,11 @@ def live_options(fn: F) -> F:
     fn = click.option("--events", default=None, metavar="FILE",
                       help="Write each search event (start, improved, bound, end) as a JSON line to FILE "
                            "('-': standard error).")(fn)
+    return status_options(fn)
+
+
+def status_options(fn: F) -> F:
+    """Add ``--progress`` and ``--quiet``: the command gets ``status`` (``auto``, ``always``, ``never``)."""
     fn = click.option("--quiet", "status", flag_value="never",
                       help="No status line, even on a terminal.")(fn)
     fn = click.option("--progress", "status", flag_value="always",

@@ -125,9 +125,7 @@ class Watcher:
         self.best: int | float | None = None
         self.bound: int | None = None
         self.note = ""
-        self._history: deque[tuple[float, int]] = deque()
-        self._work_seen = 0  # the work read last time, and what ended maps took with them
-        self._work_gone = 0
+        self._meter = WorkMeter()
         self._done = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -144,6 +142,8 @@ class Watcher:
         self.emit("start", time_budget_s=s.budget_s, workers=s.workers, board_index=s.board_index,
                   boards=s.boards)
         if self.active:
+            if self.display is not None:
+                _active_watchers.append(self)
             self._thread = threading.Thread(target=self._run, name="gridsolver-watcher", daemon=True)
             self._thread.start()
 
@@ -159,15 +159,10 @@ class Watcher:
 
     def look(self) -> Reading:
         """Read the blocks now: events for what improved, a frame for the status line."""
-        blocks = [watch.block()]
-        blocks += [rows.array[i] for rows in list(watch.open_rows) for i in range(rows.count)]
-        work, best, bound, depth = read_blocks(blocks, self.search.minimize)
-        if work < self._work_seen:  # a map ended and its rows went: its work still counts
-            self._work_gone += self._work_seen - work
-        self._work_seen = work
-        work += self._work_gone
+        work, best, bound, depth = read_blocks(all_blocks(), self.search.minimize)
         now = time.monotonic()
-        reading = Reading(now - self._started(), work, self._rate(now, work), best, bound, depth)
+        work, rate = self._meter.read(now, work)
+        reading = Reading(now - self._started(), work, rate, best, bound, depth)
         with self._lock:
             if bound is not None and (self.bound is None or better(self.bound, bound, self.search.minimize)):
                 self.bound = bound
@@ -180,14 +175,6 @@ class Watcher:
             self.display.frame(self.search, reading, self)
         return reading
 
-    def _rate(self, now: float, work: int) -> float:
-        """Work per second over the last two seconds or so."""
-        self._history.append((now, work))
-        while len(self._history) > 2 and now - self._history[0][0] > 2.0:
-            self._history.popleft()
-        then, before = self._history[0]
-        return (work - before) / (now - then) if now > then else 0.0
-
     def heard(self, note: str) -> None:
         """A search's note in words (``progress`` of :meth:`Game.solve`): shown on the status line."""
         self.note = note
@@ -198,7 +185,9 @@ class Watcher:
         if self._thread is not None:
             self._thread.join()
             self._thread = None
-        watch.block()[watch.YIELD_NS] = 0
+        if self in _active_watchers:
+            _active_watchers.remove(self)
+        watch.block()[watch.YIELD_NS] = YIELD_NS if _active_tallies else 0
 
     def finish(self, result: Any) -> None:
         """The search ended with ``result`` (verified): last events, the summary line."""
@@ -228,6 +217,11 @@ class Watcher:
             handler(event)
 
 
+#: The watchers drawing a status line now (a run's tally keeps quiet meanwhile), and the tallies.
+_active_watchers: list[Watcher] = []
+_active_tallies: list[Any] = []
+
+
 def _small(solution: Any) -> Any:
     """The solution, when it is short enough to travel in an event; else None."""
     try:
@@ -253,7 +247,10 @@ class Display:
             _styled("")
 
     def frame(self, search: Search, reading: Reading, watcher: Watcher) -> None:
-        text = status_text(search, reading, watcher.best, watcher.bound, watcher.note)
+        self.line(status_text(search, reading, watcher.best, watcher.bound, watcher.note))
+
+    def line(self, text: str) -> None:
+        """Show ``text`` as the status line."""
         with self._lock:
             if self.terminal:
                 self._write("\r\x1b[2K" + _styled(_fit(text, self._width())))
@@ -464,3 +461,114 @@ def watcher(search: Search, on_event: EventHandler | None = None) -> Watcher:
     search.board_index, search.boards = shown.board_index, shown.boards
     handlers = list(shown.handlers) + ([on_event] if on_event is not None else [])
     return Watcher(search, handlers, shown.display)
+
+
+# -- commands of many boards or tracks: one line for the whole run ------------------------------------
+class WorkMeter:
+    """The work of the blocks read so far, never going back when a map's rows go, and its rate."""
+
+    def __init__(self) -> None:
+        self._history: deque[tuple[float, int]] = deque()
+        self._seen = 0
+        self._gone = 0
+
+    def read(self, now: float, work: int) -> tuple[int, float]:
+        if work < self._seen:  # a map ended and its rows went (or a block began again): it still counts
+            self._gone += self._seen - work
+        self._seen = work
+        work += self._gone
+        self._history.append((now, work))
+        while len(self._history) > 2 and now - self._history[0][0] > 2.0:
+            self._history.popleft()
+        then, before = self._history[0]
+        return work, (work - before) / (now - then) if now > then else 0.0
+
+
+def all_blocks() -> list[np.ndarray]:
+    """This process's block and the rows of its running maps."""
+    blocks = [watch.block()]
+    blocks += [rows.array[i] for rows in list(watch.open_rows) for i in range(rows.count)]
+    return blocks
+
+
+class Tally:
+    """The status line of a command that runs many boards or tracks (``bunny bench``, ``pegs table``,
+    ``ratrace play``): how many are done, the time, the work rate of every worker, the last one
+    finished. While a search of this process shows its own line (one board at a time), it is silent.
+    """
+
+    def __init__(self, game: str, label: str, total: int, unit: str, work_name: str, workers: int,
+                 display: Display | None) -> None:
+        self.game, self.label, self.total, self.unit = game, label, total, unit
+        self.work_name, self.workers, self.display = work_name, workers, display
+        self.done = 0
+        self.last = ""
+        self.started = time.monotonic()
+        self._meter = WorkMeter()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self.display is None:
+            return
+        _active_tallies.append(self)
+        watch.block()[watch.YIELD_NS] = YIELD_NS  # kernels of this process let the thread in
+        self._thread = threading.Thread(target=self._run, name="gridsolver-tally", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(INTERVAL_S):
+            try:
+                self.look()
+            except Exception:  # noqa: BLE001 - a status line must never take the run down
+                self.display = None
+
+    def text(self) -> str:
+        now = time.monotonic()
+        work = sum(watch.work(block) for block in all_blocks())
+        _, rate = self._meter.read(now, work)
+        parts = [f"{self.game} {_short(self.label)}", f"{self.done}/{self.total} {self.unit}",
+                 f"{now - self.started:.1f} s", _rate(rate, self.work_name)]
+        if self.workers > 1:
+            parts.append(f"{self.workers} workers")
+        if self.last:
+            parts.append(f"last: {self.last}")
+        return "  ".join(parts)
+
+    def look(self) -> None:
+        display = self.display
+        if display is not None and not _active_watchers:
+            display.line(self.text())
+
+    def finished(self, last: str = "") -> None:
+        """One more board or track is done (``last``: a few words about it)."""
+        self.done += 1
+        self.last = last
+        _showing.board_index = min(self.done + 1, self.total)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        if self in _active_tallies:
+            _active_tallies.remove(self)
+            watch.block()[watch.YIELD_NS] = 0
+        if self.display is not None:
+            self.display.clear()
+
+
+@contextlib.contextmanager
+def tally(game: str, label: str, total: int, unit: str = "boards", work_name: str = "nodes",
+          workers: int = 1) -> Iterator[Tally]:
+    """A status line for a run of ``total`` boards or tracks; searches inside that run in this process
+    are board k of ``total`` (their own line says so)."""
+    counter = Tally(game, label, total, unit, work_name, workers, _showing.display)
+    before = (_showing.board_index, _showing.boards)
+    _showing.board_index, _showing.boards = 1, total
+    counter.start()
+    try:
+        yield counter
+    finally:
+        counter.stop()
+        _showing.board_index, _showing.boards = before

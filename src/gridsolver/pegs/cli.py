@@ -17,6 +17,7 @@ from gridsolver.core.cliutil import (
     budget_options,
     json_option,
     seed_option,
+    status_options,
     workers_options,
 )
 from gridsolver.core.commands import emit, game_group
@@ -54,8 +55,10 @@ group = game_group(
 @workers_options
 @seed_option
 @json_option
+@status_options
 def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: float | None,
-          nodes: int | None, workers: int | None, cluster: str | None, seed: int, as_json: bool) -> None:
+          nodes: int | None, workers: int | None, cluster: str | None, seed: int, as_json: bool,
+          status: str) -> None:
     """Every single-vacancy -> single-survivor problem of BOARD, up to symmetry.
 
     Each problem (start with one hole empty, finish with one peg in a given
@@ -66,6 +69,7 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
     the problems finished so far (the running ones with their status) and
     exits 130.
     """
+    from gridsolver.core import live
     from gridsolver.core.budget import per_worker_memory_mb
     from gridsolver.core.game import check_seed, check_workers, make_budget
     from gridsolver.core.parallel import parallel_map
@@ -89,8 +93,10 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
     try:
         # Ctrl-C: the running problems stop with what they know, queued ones do not start, and the
         # finished part of the table is still printed (exit 130).
-        with interrupt.catching():
-            results = parallel_map(table_job, jobs, workers=count, cluster=cluster, label="problems")
+        with interrupt.catching(), live.show(status), \
+                live.tally("pegs", f"table {text.label}", len(jobs), "problems", workers=count) as tally:
+            results = parallel_map(table_job, jobs, workers=count, cluster=cluster, label="problems",
+                                   on_result=lambda _, result: tally.finished(_problem_words(result)))
     except interrupt.Interrupted as stop:
         finished = sorted(stop.done)
         done = [cast("Result", stop.done[i]) for i in finished]  # table_job's results
@@ -99,6 +105,11 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
                    err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
     _print_table(parsed, problems, results, as_json)
+
+
+def _problem_words(result: Result) -> str:
+    """A finished problem in a few words, for the status line."""
+    return f"{result.input}: {result.status}"
 
 
 def _print_table(board: Board, problems: list[tuple[Cell, Cell]], results: list[Result],

@@ -17,6 +17,7 @@ from gridsolver.core.cliutil import (
     budget_options,
     json_option,
     seed_option,
+    status_options,
     workers_options,
 )
 from gridsolver.core.commands import game_group
@@ -78,9 +79,11 @@ def _guarded(fn: Any) -> Any:
 @workers_options
 @_guarded
 @json_option
+@status_options
 def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | None,
          memory_mb: float | None, nodes: int | None, workers: int | None, cluster: str | None,
-         move_limit: float | None, game_limit: float | None, in_process: bool, as_json: bool) -> None:
+         move_limit: float | None, game_limit: float | None, in_process: bool, as_json: bool,
+         status: str) -> None:
     """Play a tournament: track i uses seed SEED + i - 1 (track 1 is `track --seed SEED`).
 
     Prints points, rats alive and rat-moves per second for every track, then
@@ -95,19 +98,27 @@ def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | N
     play on, and the exit code is 2. Ctrl-C prints the finished tracks and
     their geometric mean, exit code 130.
     """
+    from gridsolver.core import live
+    from gridsolver.core.parallel import default_workers
     from gridsolver.core.result import Result
     from gridsolver.ratrace.tournament import TournamentError, TournamentInterrupted, track_line
     from gridsolver.ratrace.tournament import play as play_tournament
 
     def show(index: int, result: Result) -> None:
+        live.clear_line()
         click.echo(result.to_json() if as_json else track_line(index + 1, result))
         sys.stdout.flush()
+        tally.finished(f"track {index + 1}: {result.score} points" if result.score is not None
+                       else f"track {index + 1}: {result.status}")
 
+    shown_workers = workers or (1 if cluster else default_workers())
     try:
-        tournament = play_tournament(player_spec, tracks=tracks, seed=seed, turns=turns, time=time_s,
-                                     memory=memory_mb, nodes=nodes, workers=workers, cluster=cluster,
-                                     on_result=show, move_limit=move_limit, game_limit=game_limit,
-                                     isolate=not in_process)
+        with live.show(status), live.tally("ratrace", f"play {player_spec}", tracks, "tracks", "rat-moves",
+                                           workers=shown_workers) as tally:
+            tournament = play_tournament(player_spec, tracks=tracks, seed=seed, turns=turns, time=time_s,
+                                         memory=memory_mb, nodes=nodes, workers=workers, cluster=cluster,
+                                         on_result=show, move_limit=move_limit, game_limit=game_limit,
+                                         isolate=not in_process)
     except TournamentInterrupted as stop:
         _summary(stop.tournament, as_json)
         played = len(stop.tournament.results)
