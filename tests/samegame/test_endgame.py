@@ -128,7 +128,8 @@ def test_tabu_plan_ties_in_rating_keep_the_more_frequent_colour():
     assert plan_tabu(b, 2, lambda colours: [7] * len(colours)) == [0, 1]
 
 
-def test_solve_samegame_runs_the_planned_colours_and_verifies():
+def test_solve_samegame_runs_the_planned_colours_and_verifies(monkeypatch):
+    monkeypatch.setattr(search, "EXACT_FIRST_CELLS", 0)  # the board is small enough to be solved exactly
     b = random_board(8, 8, 3, seed=5)
     # a node budget, not --time: starting the workers counts against --time, so on a loaded machine a
     # short time budget can leave the continuing runs no time at all (then nothing goes on)
@@ -146,6 +147,7 @@ def test_solve_samegame_runs_the_planned_colours_and_verifies():
 def test_endgame_nodes_are_counted_apart_from_the_playouts(monkeypatch):
     # one worker runs in this process, so its ending solver can be replaced by one that reports 777 nodes
     b = rules.from_text("00001\n00011\n00211\n00100")  # a dominant colour: no rating runs
+    monkeypatch.setattr(search, "EXACT_FIRST_CELLS", 0)  # NRPA's path, not the exact search from the start
     calls = []
     # the first solve in a process warms the kernels with solves of its own, which would call the fake
     # too: a test run alone (not after other tests in its process) saw three calls

@@ -87,3 +87,17 @@ def test_a_long_search_stays_at_level_3_when_level_4_does_not_fit(monkeypatch):
     assert result.details["nrpa_level"] == search.NRPA_LEVEL
     assert result.details["method"] == "nrpa" and "tabu_colours" in result.details  # NRPA ran, no beam
     assert result.verified
+
+
+def test_a_small_board_is_solved_exactly_and_the_search_stops_there():
+    """A board the exhaustive search finishes from the start is optimal (its score the plain-Python
+    reference's), not a best-found after the whole budget."""
+    from gridsolver import samegame
+    from gridsolver.samegame.reference import endgame_value
+
+    for board in samegame.load("duel-5x5")[:6]:
+        for penalty in (False, True):
+            result = samegame.solve(board, time=600, penalty=penalty)
+            assert result.status == "optimal" and result.stopped is None and result.verified
+            assert result.score == endgame_value(board, penalty)
+            assert "exhaustive" in result.proof

@@ -203,6 +203,11 @@ class Game(ABC, Generic[BoardT, MoveT]):
         the board and against each other, returned JSON-ready (checking them again gives them back)."""
         return {}
 
+    def workers_for(self, board: BoardT, options: Mapping[str, Any], workers: int) -> int:
+        """How many of the ``workers`` asked for a search of ``board`` uses: fewer when starting them
+        would cost more than they bring (a board solved in milliseconds)."""
+        return workers
+
     def sense(self, options: Mapping[str, Any]) -> tuple[str, bool]:
         """What a search's score counts with these options (as :meth:`check_options` returned them),
         and whether a smaller score is better."""
@@ -278,6 +283,8 @@ class Game(ABC, Generic[BoardT, MoveT]):
                              "there is no work to send to a cluster")
         count = check_workers(self.default_workers if workers is None else workers)
         checked = self.check_options(board, options)
+        if cluster is None:
+            count = self.workers_for(board, checked, count)
         from gridsolver.core.warm import warm_up
 
         # Kernels compile (first run) or load, and workers start, before the search: the clock runs

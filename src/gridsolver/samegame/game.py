@@ -61,6 +61,13 @@ class SameGameGame(ClickomaniaBoards):
     def resolve_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:
         return {"penalty": options.get("penalty") or False, "method": options.get("method") or "nrpa"}
 
+    def workers_for(self, board: Board, options: Mapping[str, Any], workers: int) -> int:
+        """One for a board small enough to be searched exactly from the start (it is solved before
+        worker processes would have started)."""
+        from gridsolver.samegame.search import EXACT_FIRST_CELLS
+
+        return 1 if board.width * board.height <= EXACT_FIRST_CELLS else workers
+
     def warm(self, board: Board | None, options: Mapping[str, Any] | None, *, workers: int = 1) -> None:
         """The method's kernels here, then in each worker process the search maps onto.
 
