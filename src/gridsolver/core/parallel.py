@@ -246,9 +246,8 @@ def _process_map(fn, items, count, bar, on_result):
                 bar.advance()
             if interrupt.requested() and pending:
                 if wind_down_until is None:
-                    open(stop_file, "w").close()  # tasks not begun yet will not run
-                    for future in pending:
-                        future.cancel()
+                    # tasks not begun yet will not run; their futures are not cancelled: see _kill
+                    open(stop_file, "w").close()
                     _forward_sigint()
                     wind_down_until = time.monotonic() + WIND_DOWN_S
                 elif time.monotonic() >= wind_down_until:
@@ -257,19 +256,27 @@ def _process_map(fn, items, count, bar, on_result):
             raise interrupt.Interrupted(done)
     except interrupt.Interrupted:
         if pending:  # tasks still running past the wind-down: stop them
-            executor.shutdown(wait=True, kill_workers=True)
+            _kill(executor)
         raise
     except BaseException:
         # a failed or interrupted map leaves no half-finished work behind for the next one:
         # stop its workers now; the next map gets a fresh executor from loky
-        for future in futures:
-            future.cancel()
-        executor.shutdown(wait=True, kill_workers=True)
+        _kill(executor)
         raise
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.remove(stop_file)
     return results
+
+
+def _kill(executor: Any) -> None:
+    """Stop ``executor``'s workers now; its unfinished futures end with loky's ShutdownExecutorError.
+
+    Its futures must not be cancelled first: loky's manager thread fails every pending future on
+    such a shutdown and, meeting a cancelled one, crashes with a traceback on standard error
+    (``InvalidStateError: CANCELLED``).
+    """
+    executor.shutdown(wait=True, kill_workers=True)
 
 
 def _forward_sigint() -> None:
