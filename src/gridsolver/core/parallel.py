@@ -303,7 +303,9 @@ def check_cluster_address(address: str) -> str:
     return address
 
 
-def _dask_map(fn, items, address, bar, on_result):
+def _connect(address: str) -> Any:
+    """A Dask client of the scheduler at ``address``; an InputError when Dask is missing or no scheduler
+    answers within :data:`CONNECT_TIMEOUT_S`."""
     check_cluster_address(address)
     try:
         from dask.distributed import Client
@@ -312,10 +314,38 @@ def _dask_map(fn, items, address, bar, on_result):
             "--cluster needs Dask: pip install 'gridsolver[cluster]'"
         ) from None
     try:
-        client = Client(address, timeout=f"{CONNECT_TIMEOUT_S}s")
+        return Client(address, timeout=f"{CONNECT_TIMEOUT_S}s")
     except (OSError, TimeoutError, ValueError) as exc:
         raise InputError(f"--cluster {address}: cannot connect within {CONNECT_TIMEOUT_S} s "
                          f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
+
+
+def on_each_worker(fn: Callable[[T], R], payload: T, cluster: str) -> dict[str, R]:
+    """``fn(payload)`` once in every worker process of a Dask cluster, side by side.
+
+    Returns {worker address: what ``fn`` returned} for the workers that answered (after Ctrl-C, those
+    done by then). One task pinned to each worker rather than ``Client.run``, which would call ``fn``
+    on the worker's event loop: seconds of compiling there stall its heartbeats and its other tasks.
+    """
+    client = _connect(cluster)
+    try:
+        futures = {address: client.submit(fn, payload, workers=[address], allow_other_workers=False,
+                                          pure=False)
+                   for address in client.scheduler_info()["workers"]}
+        while not all(future.done() for future in futures.values()):
+            if interrupt.requested():
+                client.cancel([f for f in futures.values() if not f.done()])
+                break
+            time.sleep(_POLL_S)
+        # a task that failed raises here, as a map's would; one cancelled by Ctrl-C is left out
+        return {address: future.result() for address, future in futures.items()
+                if future.done() and future.status != "cancelled"}
+    finally:
+        client.close()
+
+
+def _dask_map(fn, items, address, bar, on_result):
+    client = _connect(address)
     try:
         futures = client.map(_Task(fn), items, pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
