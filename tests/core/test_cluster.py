@@ -59,3 +59,32 @@ def test_inside_a_warm_up_with_a_cluster_every_worker_of_the_cluster_is_warmed(d
     with CompileWatch(mode="off") as watch:
         assert warm_workers(compile_one, 1, workers=1) == set()  # no cluster now: nothing to warm
     assert watch.compiled == 0
+
+
+def sleep_then(item: tuple[int, float]) -> int:
+    import time
+
+    value, seconds = item
+    time.sleep(seconds)
+    return value
+
+
+def test_a_worker_killed_mid_map_loses_nothing_and_the_output_says_so(dask_cluster, capsys):
+    """Dask runs the items of a lost worker again elsewhere; the map names them on standard error and
+    its results are those of an undisturbed map. Last in this module: the killed worker is replaced."""
+    import threading
+
+    from tests.cluster import start_worker, wait_for_workers
+
+    victim = dask_cluster.workers[1]
+    killer = threading.Timer(2.5, victim.kill)  # SIGKILL, mid-item: no nanny starts it again
+    killer.start()
+    try:
+        results = parallel_map(sleep_then, [(i, 1.0) for i in range(8)], cluster=dask_cluster.address)
+    finally:
+        killer.join()
+        start_worker(dask_cluster, "worker-2")
+        wait_for_workers(dask_cluster, 2)
+    assert results == list(range(8))
+    lost = [line for line in capsys.readouterr().err.splitlines() if "was lost" in line]
+    assert len(lost) == 1 and "run again on other workers" in lost[0], lost

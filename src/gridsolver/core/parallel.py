@@ -17,6 +17,7 @@ import contextlib
 import os
 import re
 import signal
+import sys
 import tempfile
 import time
 import uuid
@@ -344,11 +345,43 @@ def on_each_worker(fn: Callable[[T], R], payload: T, cluster: str) -> dict[str, 
         client.close()
 
 
+#: How often a cluster map asks the scheduler which worker runs which item (an RPC: not every poll).
+WATCH_S = 1.0
+
+
+class _WorkerWatch:
+    """Which cluster worker runs which item of a map, so that a worker lost mid-map is named with the
+    items it was running. Dask runs those again on other workers by itself; only this says so."""
+
+    def __init__(self, client: Any, index: dict[Any, int]) -> None:
+        self.client = client
+        self.index = index
+        self.running: dict[str, set[int]] = {}
+        self.next_look = 0.0
+
+    def look(self, pending: set[int]) -> None:
+        now = time.monotonic()
+        if now < self.next_look:
+            return
+        self.next_look = now + WATCH_S
+        processing = self.client.processing()
+        for worker in set(self.running) - set(processing):
+            # items it held that have not come back: they were on it when it went
+            again = sorted(self.running.pop(worker) & pending)
+            if again:
+                print(f"gridsolver: warning: cluster worker {worker} was lost; item(s) "
+                      f"{', '.join(str(i + 1) for i in again)} of {len(self.index)} run again on other "
+                      "workers", file=sys.stderr, flush=True)
+        for worker, keys in processing.items():  # kept from earlier looks: an item may outlive a look
+            self.running.setdefault(worker, set()).update(self.index[k] for k in keys if k in self.index)
+
+
 def _dask_map(fn, items, address, bar, on_result):
     client = _connect(address)
     try:
         futures = client.map(_Task(fn), items, pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
+        watch = _WorkerWatch(client, index)
         results: list = [None] * len(items)
         done: dict[int, object] = {}
         pending = set(futures)
@@ -356,6 +389,7 @@ def _dask_map(fn, items, address, bar, on_result):
             finished = {future for future in pending if future.done()}
             pending -= finished
             if not finished:
+                watch.look({index[future.key] for future in pending})
                 time.sleep(_POLL_S)
             for future in finished:
                 i = index[future.key]
