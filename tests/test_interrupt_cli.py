@@ -109,3 +109,37 @@ def test_ctrl_c_on_a_table_prints_the_finished_problems_and_exits_130(tmp_path):
     assert all(r["status"] == "impossible" or r["verified"] or r["stopped"] == "interrupted"
                for r in results)
     assert f"{len(results)} of 190 problems finished" in err and "Traceback" not in err
+
+
+PLAYER_FILE = "def ahead(view, genome):\n    return (1, 0)\n"
+# (player, turns): a built-in numba player, a built-in plain-Python one, a user's file (in child processes)
+TOURNAMENTS = [("colour-score", "10000"), ("colour-score-python", "1000"), ("player.py:ahead", "1000")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("player", "turns"), TOURNAMENTS, ids=[p for p, _ in TOURNAMENTS])
+def test_ctrl_c_on_a_tournament_prints_the_finished_tracks_and_exits_130(tmp_path, player, turns):
+    """`ratrace play --tracks 50`: Ctrl-C keeps the tracks already played, prints their summary and one
+    interrupted line, exit 130, and no traceback (loky's manager thread once printed one:
+    InvalidStateError: CANCELLED)."""
+    (tmp_path / "player.py").write_text(PLAYER_FILE)
+    play = ["ratrace", "play", "--player", player, "--tracks", "50", "--turns", turns]
+    warm = subprocess.run(gridsolver(*play[:-4], "--tracks", "2", "--turns", "10"), capture_output=True,
+                          text=True, cwd=tmp_path, timeout=600)  # the game loop compiled and cached
+    assert warm.returncode == 0, warm.stderr
+    for wait in (5.0, 8.0):  # a 50-track tournament takes 12 s or more; later only if it was starting
+        run = subprocess.Popen(gridsolver(*play), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               cwd=tmp_path, preexec_fn=sigint_default)
+        time.sleep(wait)
+        assert run.poll() is None, "the tournament ended before Ctrl-C"
+        pressed = time.monotonic()
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=60)
+        assert run.returncode == EXIT_INTERRUPTED, err
+        assert time.monotonic() - pressed < STOP_CAP_S
+        if out or err.strip() != "gridsolver: interrupted":
+            break  # else Ctrl-C came while the command was still starting: again, later
+    assert "Traceback" not in err and "Error" not in err, err
+    finished = [line for line in out.splitlines() if line.startswith("track ")]
+    assert f"interrupted: {len(finished)} of 50 tracks finished" in err
+    assert f"interrupted: {len(finished)} of 50 tracks finished" in out  # the summary says so too

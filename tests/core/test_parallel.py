@@ -121,3 +121,37 @@ def test_unreachable_cluster_is_an_input_error_with_a_short_timeout(monkeypatch)
     with pytest.raises(InputError, match=r"--cluster tcp://127\.0\.0\.1:9: cannot connect"):
         parallel_map(square, [1, 2], cluster="tcp://127.0.0.1:9")
     assert time.monotonic() - started < 8  # the short timeout was the one used
+
+
+def test_a_keyboard_interrupt_mid_map_stops_it_without_a_worker_thread_traceback(caplog):
+    """A plain Ctrl-C (no interrupt.catching) while items are still queued: the map stops its workers and
+    raises KeyboardInterrupt, and loky's manager thread does not log a crash (it once failed cancelled
+    futures, InvalidStateError: CANCELLED, as `ratrace play` showed on Ctrl-C)."""
+    heard = []
+
+    def stop_after_two(i: int, result: int) -> None:
+        heard.append(i)
+        if len(heard) == 2:
+            raise KeyboardInterrupt
+
+    items = [(i, 0.2) for i in range(20)]  # most of them still queued when the second one comes back
+    with caplog.at_level("DEBUG"), pytest.raises(KeyboardInterrupt):
+        parallel_map(delayed, items, workers=2, on_result=stop_after_two)
+    assert not [r for r in caplog.records if r.levelno >= 40], [r.getMessage() for r in caplog.records]
+    assert parallel_map(square, [5, 6], workers=2) == [25, 36]  # the next map gets fresh workers
+
+
+def test_ctrl_c_with_items_queued_and_running_past_the_wind_down_logs_no_crash(caplog):
+    """Inside a command's interrupt.catching(): items still running after the wind-down are stopped, the
+    finished ones come back in Interrupted, and the queued ones leave loky's manager thread no cancelled
+    future to fail."""
+    from gridsolver.core import interrupt
+
+    def press_ctrl_c(i: int, result: int) -> None:
+        interrupt.request()
+
+    items = [(0, 0.0)] + [(i, 3.0) for i in range(1, 12)]  # sleeping items do not hear Ctrl-C
+    with caplog.at_level("DEBUG"), interrupt.catching(), pytest.raises(interrupt.Interrupted) as stopped:
+        parallel_map(delayed, items, workers=2, on_result=press_ctrl_c)
+    assert stopped.value.done == {0: 0}
+    assert not [r for r in caplog.records if r.levelno >= 40], [r.getMessage() for r in caplog.records]

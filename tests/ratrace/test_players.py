@@ -1,5 +1,6 @@
 """The player registry, the three player kinds, user files and illegal moves."""
 
+import re
 import sys
 import types
 from importlib.machinery import ModuleSpec
@@ -249,3 +250,21 @@ def test_an_illegal_python_move_is_named_whatever_its_type(move, shown):
     expected = rf"^player odd, track seed 2, turn 1: returned {shown}, not a move"
     with pytest.raises(IllegalMove, match=expected):
         play_game(player, 2, 5)
+
+
+LONG = "a" * 5000
+LONG_SPECS = [LONG, f"{LONG}.py:f", f"{LONG}:f", "/" + "a/" * 2500 + "x.py:f", f"{LONG}.py:{LONG}",
+              f"x.py:{LONG}-", f"{LONG}.f"]
+
+
+@pytest.mark.parametrize("spec", LONG_SPECS, ids=["name", "file", "no-suffix", "deep", "long-function",
+                                                  "not-a-function", "dotted"])
+@pytest.mark.parametrize("command", [["play", "--tracks", "1"], ["solve", "seed/1"]])
+def test_a_5000_character_player_is_one_short_line_exit_2(spec, command):
+    """Too long to be a file name (the system says so with an OSError): a bad input, named but cut short."""
+    result = CliRunner().invoke(cli, ["ratrace", *command, "--player", spec, "--turns", "10"])
+    assert result.exit_code == 2, result.output
+    line = result.output.strip()
+    assert "\n" not in line and len(line) < 500
+    assert re.match(f"gridsolver: error: (--)?player {spec[:10]!r}"[:-1], line), line
+    assert "5,00" in line or "5,01" in line  # the value's length, since it is not shown whole

@@ -183,7 +183,8 @@ class Game(ABC, Generic[BoardT, MoveT]):
         (``stats.compile_s``, given back to the budget's clock). ``options`` are as
         :meth:`check_options` returned them. With ``workers`` > 1 the worker
         processes the search maps onto are warmed too
-        (:func:`gridsolver.core.warm.warm_workers`). ``board`` None: every
+        (:func:`gridsolver.core.warm.warm_workers`; with ``--cluster``, every
+        worker of the cluster). ``board`` None: every
         kernel any command of the game may use (``gridsolver warmup``). The
         default has nothing to warm.
         """
@@ -291,13 +292,13 @@ class Game(ABC, Generic[BoardT, MoveT]):
         # on, but the seconds numba spent compiling are given back (never counted against --time).
         # Loading cached kernels and starting workers are start-up that every run pays: they count,
         # or the process would end seconds past --time. A Ctrl-C meanwhile is recorded and the
-        # search then reads its deadlines as spent. A cluster's workers are not ours to start: they
-        # compile or load as their first task arrives.
+        # search then reads its deadlines as spent. A cluster's workers are not ours to start, but
+        # they are warmed too (each of them, in place of local ones: see core.warm.warm_workers).
         if count > 1 and cluster is None and self.worker_modules:  # they import while this one warms
             from gridsolver.core.parallel import start_workers
 
             start_workers(count, self.worker_modules)
-        warmed = warm_up(self, board, checked, 1 if cluster else count)
+        warmed = warm_up(self, board, checked, count, cluster=cluster)
         exclude_compiling(budget, warmed.compile_s)
         from gridsolver.core import live
 

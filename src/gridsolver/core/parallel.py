@@ -17,6 +17,7 @@ import contextlib
 import os
 import re
 import signal
+import sys
 import tempfile
 import time
 import uuid
@@ -259,9 +260,8 @@ def _watched_process_map(fn, items, count, bar, on_result, stop_file, rows):
                 bar.advance()
             if interrupt.requested() and pending:
                 if wind_down_until is None:
-                    open(stop_file, "w").close()  # tasks not begun yet will not run
-                    for future in pending:
-                        future.cancel()
+                    # tasks not begun yet will not run; their futures are not cancelled: see _kill
+                    open(stop_file, "w").close()
                     _forward_sigint()
                     wind_down_until = time.monotonic() + WIND_DOWN_S
                 elif time.monotonic() >= wind_down_until:
@@ -270,19 +270,27 @@ def _watched_process_map(fn, items, count, bar, on_result, stop_file, rows):
             raise interrupt.Interrupted(done)
     except interrupt.Interrupted:
         if pending:  # tasks still running past the wind-down: stop them
-            executor.shutdown(wait=True, kill_workers=True)
+            _kill(executor)
         raise
     except BaseException:
         # a failed or interrupted map leaves no half-finished work behind for the next one:
         # stop its workers now; the next map gets a fresh executor from loky
-        for future in futures:
-            future.cancel()
-        executor.shutdown(wait=True, kill_workers=True)
+        _kill(executor)
         raise
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.remove(stop_file)
     return results
+
+
+def _kill(executor: Any) -> None:
+    """Stop ``executor``'s workers now; its unfinished futures end with loky's ShutdownExecutorError.
+
+    Its futures must not be cancelled first: loky's manager thread fails every pending future on
+    such a shutdown and, meeting a cancelled one, crashes with a traceback on standard error
+    (``InvalidStateError: CANCELLED``).
+    """
+    executor.shutdown(wait=True, kill_workers=True)
 
 
 def _forward_sigint() -> None:
@@ -309,7 +317,9 @@ def check_cluster_address(address: str) -> str:
     return address
 
 
-def _dask_map(fn, items, address, bar, on_result):
+def _connect(address: str) -> Any:
+    """A Dask client of the scheduler at ``address``; an InputError when Dask is missing or no scheduler
+    answers within :data:`CONNECT_TIMEOUT_S`."""
     check_cluster_address(address)
     try:
         from dask.distributed import Client
@@ -318,13 +328,73 @@ def _dask_map(fn, items, address, bar, on_result):
             "--cluster needs Dask: pip install 'gridsolver[cluster]'"
         ) from None
     try:
-        client = Client(address, timeout=f"{CONNECT_TIMEOUT_S}s")
+        return Client(address, timeout=f"{CONNECT_TIMEOUT_S}s")
     except (OSError, TimeoutError, ValueError) as exc:
         raise InputError(f"--cluster {address}: cannot connect within {CONNECT_TIMEOUT_S} s "
                          f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
+
+
+def on_each_worker(fn: Callable[[T], R], payload: T, cluster: str) -> dict[str, R]:
+    """``fn(payload)`` once in every worker process of a Dask cluster, side by side.
+
+    Returns {worker address: what ``fn`` returned} for the workers that answered (after Ctrl-C, those
+    done by then). One task pinned to each worker rather than ``Client.run``, which would call ``fn``
+    on the worker's event loop: seconds of compiling there stall its heartbeats and its other tasks.
+    """
+    client = _connect(cluster)
+    try:
+        futures = {address: client.submit(fn, payload, workers=[address], allow_other_workers=False,
+                                          pure=False)
+                   for address in client.scheduler_info()["workers"]}
+        while not all(future.done() for future in futures.values()):
+            if interrupt.requested():
+                client.cancel([f for f in futures.values() if not f.done()])
+                break
+            time.sleep(_POLL_S)
+        # a task that failed raises here, as a map's would; one cancelled by Ctrl-C is left out
+        return {address: future.result() for address, future in futures.items()
+                if future.done() and future.status != "cancelled"}
+    finally:
+        client.close()
+
+
+#: How often a cluster map asks the scheduler which worker runs which item (an RPC: not every poll).
+WATCH_S = 1.0
+
+
+class _WorkerWatch:
+    """Which cluster worker runs which item of a map, so that a worker lost mid-map is named with the
+    items it was running. Dask runs those again on other workers by itself; only this says so."""
+
+    def __init__(self, client: Any, index: dict[Any, int]) -> None:
+        self.client = client
+        self.index = index
+        self.running: dict[str, set[int]] = {}
+        self.next_look = 0.0
+
+    def look(self, pending: set[int]) -> None:
+        now = time.monotonic()
+        if now < self.next_look:
+            return
+        self.next_look = now + WATCH_S
+        processing = self.client.processing()
+        for worker in set(self.running) - set(processing):
+            # items it held that have not come back: they were on it when it went
+            again = sorted(self.running.pop(worker) & pending)
+            if again:
+                print(f"gridsolver: warning: cluster worker {worker} was lost; item(s) "
+                      f"{', '.join(str(i + 1) for i in again)} of {len(self.index)} run again on other "
+                      "workers", file=sys.stderr, flush=True)
+        for worker, keys in processing.items():  # kept from earlier looks: an item may outlive a look
+            self.running.setdefault(worker, set()).update(self.index[k] for k in keys if k in self.index)
+
+
+def _dask_map(fn, items, address, bar, on_result):
+    client = _connect(address)
     try:
         futures = client.map(_Task(fn), items, pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
+        watch = _WorkerWatch(client, index)
         results: list = [None] * len(items)
         done: dict[int, object] = {}
         pending = set(futures)
@@ -332,6 +402,7 @@ def _dask_map(fn, items, address, bar, on_result):
             finished = {future for future in pending if future.done()}
             pending -= finished
             if not finished:
+                watch.look({index[future.key] for future in pending})
                 time.sleep(_POLL_S)
             for future in finished:
                 i = index[future.key]

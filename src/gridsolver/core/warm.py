@@ -172,14 +172,27 @@ def warms(game: Any) -> bool:
     return bool(game.has_kernels())
 
 
+_cluster: str | None = None  # the Dask cluster the search of the running warm-up will use, if any
+
+
 def warm_up(game: Any, board: Any, options: Any, workers: int = 1,
-            mode: str | None = None, on_compiled: Callable[[int], None] | None = None) -> Warmup:
-    """Run ``game.warm`` under a :class:`CompileWatch` and say what it took."""
+            mode: str | None = None, on_compiled: Callable[[int], None] | None = None,
+            cluster: str | None = None) -> Warmup:
+    """Run ``game.warm`` under a :class:`CompileWatch` and say what it took.
+
+    With ``cluster`` (a Dask scheduler's address) the :func:`warm_workers` of the game's warm slot
+    warm that cluster's workers instead of local ones: the slot itself does not change.
+    """
+    global _cluster
     if not warms(game):
         return Warmup()
     started = time.perf_counter()
-    with CompileWatch(mode, on_compiled) as watch:
-        game.warm(board, options, workers=workers)
+    outer, _cluster = _cluster, cluster
+    try:
+        with CompileWatch(mode, on_compiled) as watch:
+            game.warm(board, options, workers=workers)
+    finally:
+        _cluster = outer
     return Warmup(round(time.perf_counter() - started, 3), round(watch.compile_s, 3), watch.compiled)
 
 
@@ -215,16 +228,22 @@ class _WarmWorker:
 
 def warm_workers(warm: Callable[[Any], object], payload: Any, workers: int) -> set[int]:
     """Run ``warm(payload)`` on each of the ``workers`` local worker processes that
-    :func:`gridsolver.core.parallel.parallel_map` will use, starting them if need be.
+    :func:`gridsolver.core.parallel.parallel_map` will use, starting them if need be; inside
+    :func:`warm_up` with a cluster, on every worker of that cluster instead (``workers`` aside).
 
     ``warm`` is a module-level function. Call this after warming this process,
-    so that the workers load the kernels from the cache instead of compiling
-    them side by side. What the workers compile counts in the running watch.
-    After Ctrl-C nothing is started: the search stops at once anyway.
-    Returns the process ids of the workers warmed.
+    so that local workers load the kernels from the cache instead of compiling
+    them side by side (a cluster's workers may not share that cache: each
+    compiles or loads from its own). What the workers compile counts in the
+    running watch. After Ctrl-C nothing is started: the search stops at once
+    anyway. Returns the process ids of the workers warmed.
     """
+    if interrupt.requested():
+        return set()
+    if _cluster is not None:
+        return _warm_cluster(warm, payload, _cluster)
     warmed: set[int] = set()
-    if workers <= 1 or interrupt.requested():
+    if workers <= 1:
         return warmed
     from gridsolver.core.parallel import parallel_map
 
@@ -232,12 +251,27 @@ def warm_workers(warm: Callable[[Any], object], payload: Any, workers: int) -> s
         answers = parallel_map(_WarmWorker(warm), [payload] * workers, workers=workers,
                                label="starting workers")
         warmed.update(pid for pid, _, _ in answers)
-        compiled = sum(count for _, _, count in answers)
-        if _active is not None and compiled:  # side by side: the slowest worker's seconds
-            _active.add(max(seconds for _, seconds, _ in answers), compiled)
+        _count(answers)
         if len(warmed) >= workers or interrupt.requested():
             break
     return warmed
+
+
+def _warm_cluster(warm: Callable[[Any], object], payload: Any, cluster: str) -> set[int]:
+    """``warm(payload)`` on every worker of ``cluster`` at once, before any budget starts: else each
+    worker would compile inside the first search task it runs."""
+    from gridsolver.core.parallel import on_each_worker
+
+    answers = list(on_each_worker(_WarmWorker(warm), payload, cluster).values())
+    _count(answers)
+    return {pid for pid, _, _ in answers}
+
+
+def _count(answers: list[tuple[int, float, int]]) -> None:
+    """Add what workers compiled, side by side, to the running watch: the slowest worker's seconds."""
+    compiled = sum(count for _, _, count in answers)
+    if _active is not None and compiled:
+        _active.add(max(seconds for _, seconds, _ in answers), compiled)
 
 
 # -- gridsolver warmup --------------------------------------------------------------------------

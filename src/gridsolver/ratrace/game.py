@@ -401,8 +401,8 @@ def load_player_option(player: Any) -> Player:
     """The player of a game's options; a name recorded for a Python function is refused clearly."""
     if isinstance(player, str) and not isinstance(getattr(player, "player", None), Player):
         if "." in player and ":" not in player and not player.endswith(".py"):
-            raise InputError(f"player {player!r}: not a built-in player nor a file; it looks like the "
-                             "name a game records for a player given as a Python function, which "
+            raise InputError(f"player {shown(player, 80)}: not a built-in player nor a file; it looks "
+                             "like the name a game records for a player given as a Python function, which "
                              "cannot be loaded again by name. Replay such a game in Python with the "
                              "function itself (ratrace.GAME.check(track, solution, player=fn, turns=N)), "
                              "or give the player as path/to/file.py:name")

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gridsolver.core.errors import InputError
+from gridsolver.core.errors import InputError, shown
 
 #: Built-in players and what they do (modules loaded only when a player is used).
 PLAYERS: dict[str, str] = {
@@ -118,7 +118,7 @@ def as_player(player: Any) -> Player:
         return load_player(player)
     if callable(player):
         return Player(callable_name(player), player, player_kind(player))
-    raise InputError(f"--player {player!r}: expected a built-in player name, 'path/to/file.py:name' "
+    raise InputError(f"{_option(player)}: expected a built-in player name, 'path/to/file.py:name' "
                      "or a function")
 
 
@@ -158,29 +158,44 @@ def load_player(spec: str) -> Player:
         return _load_from_file(spec)
     if not _NAME.match(spec) or not _module_exists(spec):
         names = ", ".join(available_players())
-        raise InputError(f"--player {spec!r}: no such player (built-in: {names}; "
+        raise InputError(f"{_option(spec)}: no such player (built-in: {names}; "
                          f"or give path/to/file.py:name)")
     module = importlib.import_module(_module_name(spec))
     attribute = spec.replace("-", "_")
     fn = getattr(module, attribute, None)
     if fn is None or not callable(fn):
-        raise InputError(f"--player {spec!r}: module {module.__name__} has no function {attribute}")
+        raise InputError(f"{_option(spec)}: module {module.__name__} has no function {attribute}")
     return Player(spec, fn, player_kind(fn), source=spec)
+
+
+def _option(value: object) -> str:
+    """``--player VALUE`` for messages, a long value cut short (see ``shown``)."""
+    return f"--player {shown(value, 80)}"
+
+
+def _is_file(spec: str, path: Path) -> bool:
+    """Whether ``path`` is a file; a name the system cannot even look up (too long, a NUL byte) is the
+    user's input error, not ours."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise InputError(f"{_option(spec)}: cannot read {shown(str(path))}: {reason}") from None
 
 
 def _load_from_file(spec: str) -> Player:
     path_text, _, attribute = spec.rpartition(":")
     path = Path(path_text)
     if not attribute.isidentifier():
-        raise InputError(f"--player {spec!r}: {attribute!r} is not a function name")
-    if not path.is_file():
-        raise InputError(f"--player {spec!r}: no such file {path_text}")
+        raise InputError(f"{_option(spec)}: {shown(attribute)} is not a function name")
+    if not _is_file(spec, path):
+        raise InputError(f"{_option(spec)}: no such file {shown(path_text)}")
     module_name = "gridsolver_user_player_" + re.sub(r"\W", "_", str(path.resolve()))
     module = sys.modules.get(module_name)
     if module is None:
         loader_spec = importlib.util.spec_from_file_location(module_name, path)
         if loader_spec is None or loader_spec.loader is None:
-            raise InputError(f"--player {spec!r}: cannot load {path_text} as Python")
+            raise InputError(f"{_option(spec)}: cannot load {path_text} as Python")
         module = importlib.util.module_from_spec(loader_spec)
         sys.modules[module_name] = module  # numba and pickling look modules up by name
         printed = io.StringIO()
@@ -190,10 +205,10 @@ def _load_from_file(spec: str) -> Player:
         except (Exception, SystemExit) as exc:  # a user's file: any error is their input error
             del sys.modules[module_name]
             said = printed.getvalue()[:2048]
-            raise InputError(f"--player {spec!r}: {path_text} failed to load: "
+            raise InputError(f"{_option(spec)}: {path_text} failed to load: "
                              f"{type(exc).__name__}: {exc}" + (f" (it printed {said!r})" if said else "")
                              ) from None
     fn = getattr(module, attribute, None)
     if fn is None or not callable(fn):
-        raise InputError(f"--player {spec!r}: {path_text} has no function {attribute}")
+        raise InputError(f"{_option(spec)}: {path_text} has no function {attribute}")
     return Player(spec, fn, player_kind(fn), source=spec)
