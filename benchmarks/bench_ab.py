@@ -80,9 +80,16 @@ COLD = [
 ]
 
 
+#: The third column: this checkout with its status line drawn (``--progress``: the watcher thread reads
+#: the kernels' watch block four times a second and the kernels let it in), where the others draw none.
+STATUS_LINE = ("--progress",)
+
+
 def _run(src: Path, args: tuple[str, ...], env: dict[str, str] | None = None) -> tuple[list[dict], float]:
     """Run ``python -m gridsolver ARGS --json`` from ``src``; its JSON lines and the wall seconds."""
     environment = {**os.environ, "PYTHONPATH": str(src), "GRIDSOLVER_NO_PROGRESS": "1", **(env or {})}
+    if args[-len(STATUS_LINE):] == STATUS_LINE:
+        environment.pop("GRIDSOLVER_NO_PROGRESS")
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "gridsolver", *args, "--json"], capture_output=True,
                           text=True, env=environment, timeout=1800)
@@ -97,6 +104,12 @@ def _value(figure: Figure, lines: list[dict]) -> float:
         games = [line["details"] for line in lines if "rat_moves" in line["details"]]
         return sum(game["rat_moves"] for game in games) / sum(game["cpu_s"] for game in games)
     return sum(line["stats"]["elapsed_s"] for line in lines)
+
+
+def _change(figure: Figure, old: float, new: float) -> str:
+    """How much slower (or faster) ``new`` is than ``old``."""
+    worse = (old / new - 1) if figure.unit == "moves/s" else (new / old - 1)
+    return f"{'+' if worse >= 0 else ''}{100 * worse:.1f}% {'slower' if worse >= 0 else 'faster'}"
 
 
 def _outcome(lines: list[dict]) -> list[tuple]:
@@ -138,18 +151,18 @@ def run(quick: bool) -> list[Table]:
 def _measure(rev: str, base: Path, here: Path, scratch: Path, rounds: int) -> list[Table]:
     files = scratch / "inputs"
     _write_inputs(here, files)
-    trees = {"base": base, "this": here}
+    trees = {"base": (base, ()), "this": (here, ()), "status": (here, STATUS_LINE)}
     figures = _figures(files)
     best: dict[tuple[str, str], float] = {}
     outcomes: dict[tuple[str, str], list[tuple]] = {}
     for figure in figures:  # a first round compiles or loads each tree's kernels: not counted
-        for src in trees.values():
+        for src in (base, here):
             _run(src, figure.args)
     for number in range(rounds):
         order = list(trees.items()) if number % 2 == 0 else list(reversed(trees.items()))
         for figure in figures:
-            for which, src in order:
-                lines, _ = _run(src, figure.args)
+            for which, (src, extra) in order:
+                lines, _ = _run(src, figure.args + extra)
                 value = _value(figure, lines)
                 key = (figure.name, which)
                 better = max if figure.unit == "moves/s" else min
@@ -157,25 +170,28 @@ def _measure(rev: str, base: Path, here: Path, scratch: Path, rounds: int) -> li
                 outcomes.setdefault(key, _outcome(lines))
                 if _outcome(lines) != outcomes[key]:
                     outcomes[key] = [("varies between rounds",)]
-    speed = Table(f"Search figures, base {rev} against this checkout ({git_commit()})",
-                  ["figure", "unit", "base", "this", "change", "same results"])
+    speed = Table(f"Search figures, base {rev} against this checkout ({git_commit()}), its status line "
+                  "off and on",
+                  ["figure", "unit", "base", "this", "change", "this, status line on", "change (on/off)",
+                   "same results"])
     for figure in figures:
-        old, new = best[(figure.name, "base")], best[(figure.name, "this")]
-        worse = (old / new - 1) if figure.unit == "moves/s" else (new / old - 1)
+        old, new, shown = (best[(figure.name, which)] for which in ("base", "this", "status"))
         unit = "M rat-moves/s (CPU)" if figure.unit == "moves/s" else "search s (least of rounds)"
         scale = 1e-6 if figure.unit == "moves/s" else 1.0
-        same = outcomes[(figure.name, "base")] == outcomes[(figure.name, "this")]
-        speed.add(figure.name, unit, round(old * scale, 3), round(new * scale, 3),
-                  f"{'+' if worse >= 0 else ''}{100 * worse:.1f}% {'slower' if worse >= 0 else 'faster'}",
-                  "yes" if same else "NO")
+        same = outcomes[(figure.name, "base")] == outcomes[(figure.name, "this")] == \
+            outcomes[(figure.name, "status")]
+        speed.add(figure.name, unit, round(old * scale, 3), round(new * scale, 3), _change(figure, old, new),
+                  round(shown * scale, 3), _change(figure, new, shown), "yes" if same else "NO")
     speed.notes.append(f"Least of {rounds} interleaved rounds after one warm-up round per tree; search "
-                       "seconds are the solvers' own (compile and start-up excluded). Same results: every "
-                       "output line's status, score and node count equal in both trees.")
+                       "seconds are the solvers' own (compile and start-up excluded). Status line on: "
+                       "`--progress`, which draws it (a plain line a second on the pipe) and has the "
+                       "kernels let the watcher thread in four times a second. Same results: every output "
+                       "line's status, score and node count equal in all three.")
     cold = Table("Cold start (empty numba cache): whole command, wall seconds",
                  ["command", "base", "this", "compile s (base)", "compile s (this)"])
     for name, args in COLD:
         row: dict[str, tuple[float, float]] = {}
-        for which, src in trees.items():
+        for which, src in (("base", base), ("this", here)):
             with tempfile.TemporaryDirectory(dir=scratch) as cache:
                 lines, wall = _run(src, args, env={"NUMBA_CACHE_DIR": cache})
             row[which] = (wall, max(line["stats"].get("compile_s", 0.0) for line in lines))
