@@ -13,7 +13,8 @@ import click
 from gridsolver.bunny.game import CHALLENGE, CHALLENGE_FILES, GAME, picture
 from gridsolver.bunny.generate import MIN_SQUARES
 from gridsolver.bunny.rules import MAX_SQUARES
-from gridsolver.core.cliutil import json_option, seed_option, status_options, workers_options
+from gridsolver.core import interrupt
+from gridsolver.core.cliutil import json_option, resume_option, seed_option, status_options, workers_options
 from gridsolver.core.commands import game_group
 
 group = game_group(
@@ -80,8 +81,9 @@ def run(board: str, program: str, as_json: bool, show: bool) -> None:
 @json_option
 @workers_options
 @status_options
+@resume_option
 def bench(time_s: float, memory_mb: float | None, as_json: bool, workers: int | None,
-          cluster: str | None, status: str) -> None:
+          cluster: str | None, status: str, resume: str | None) -> None:
     """The 12-board challenge: tokens, proof and time per board, and the total score.
 
     Boards run one at a time unless --workers or --cluster is given (the
@@ -99,9 +101,21 @@ def bench(time_s: float, memory_mb: float | None, as_json: bool, workers: int | 
     share = per_worker_memory_mb(memory_mb, count, len(boards), cluster)  # all workers within --memory
     jobs: list[tuple[str, str, float, Any]] = [
         (text.text, name, time_s, share) for text, name in zip(boards, CHALLENGE_FILES, strict=True)]
-    with live.show(status), live.tally("bunny", "challenge", len(jobs), workers=count) as tally:
-        rows = parallel_map(challenge_job, jobs, workers=count, cluster=cluster, label="challenge",
-                            on_result=lambda _, row: tally.finished(f"{row['board']} {row['score']} tokens"))
+    with _bench_journal(resume) as journal:
+        kept = {job[1]: _kept_row(journal, job) for job in jobs} if journal else {}
+        todo = [job for job in jobs if kept.get(job[1]) is None]
+
+        def finished(_: int, row: dict[str, Any]) -> None:
+            tally.finished(f"{row['board']} {row['score']} tokens")
+            if journal and not interrupt.requested():  # a board cut short by Ctrl-C runs again
+                journal.record(row)
+
+        with live.show(status), live.tally("bunny", "challenge", len(jobs), workers=count) as tally:
+            for _ in range(len(jobs) - len(todo)):
+                tally.finished()
+            ran = iter(parallel_map(challenge_job, todo, workers=count, cluster=cluster, label="challenge",
+                                    on_result=finished))
+    rows = [kept.get(job[1]) or next(ran) for job in jobs]
     if as_json:
         for row in rows:
             click.echo(json.dumps(row, separators=(",", ":")))
@@ -117,6 +131,34 @@ def bench(time_s: float, memory_mb: float | None, as_json: bool, workers: int | 
         click.echo(f"{r['board']:<20} {r['squares']:>7} {r['score']:>6} {r['status']:<10} "
                    f"{r['seconds']:>8.3f}  {r['program']}")
     click.echo(f"total score {total} ({proved} of {len(rows)} proved optimal) in {seconds:.2f} s of search")
+
+
+def _bench_journal(path: str | None) -> Any:
+    import contextlib
+
+    if path is None:
+        return contextlib.nullcontext(None)
+    from gridsolver.core.resume import Journal
+
+    return Journal(path, key=lambda row: str(row["board"]))
+
+
+def _kept_row(journal: Any, job: tuple[str, str, float, Any]) -> dict[str, Any] | None:
+    """A board's row from an earlier run, its program replayed on the board again (None: it runs)."""
+    from gridsolver.bunny.rules import board_from_text
+    from gridsolver.core.resume import mismatch
+
+    row: dict[str, Any] | None = journal.take(job[1])
+    if row is None:
+        return None
+    board = board_from_text(job[0], job[1])
+    if row.get("squares") != board.size:
+        raise mismatch(journal.path, job[1], "for another board of that name")
+    if row.get("program"):
+        replayed = GAME.check(board, row["program"])
+        if not replayed.complete or replayed.score != row.get("score"):
+            raise mismatch(journal.path, job[1], "with a program that does not solve it in its tokens")
+    return row
 
 
 @group.command("random")

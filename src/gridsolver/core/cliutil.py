@@ -92,6 +92,12 @@ def status_options(fn: F) -> F:
                         type=click.Choice(["auto", "always", "never"]))(fn)
 
 
+resume_option = click.option(
+    "--resume", metavar="FILE", default=None,
+    help="Write each result to FILE (JSON lines) as soon as it is finished; results FILE already holds "
+         "from the same command are taken as done, so a stopped run goes on where it stopped.")
+
+
 def workers_options(fn: F) -> F:
     """Add ``--workers N`` and ``--cluster tcp://HOST:PORT``."""
     fn = click.option("--cluster", default=None, metavar="tcp://HOST:PORT",

@@ -46,6 +46,7 @@ from gridsolver.core.cliutil import (
     budget_options,
     json_option,
     live_options,
+    resume_option,
     seed_option,
     workers_options,
 )
@@ -72,7 +73,7 @@ BoardSource = Callable[..., list[BoardText]]
 Picture = Callable[[Any, Result, bool], str]
 
 SHARED_SOLVE_PARAMS = ("boards", "time_s", "memory_mb", "nodes", "seed", "workers", "cluster", "as_json",
-                       "show", "status", "events")
+                       "show", "status", "events", "resume")
 
 
 def label_of(result: Result) -> str:
@@ -155,6 +156,7 @@ def _solve_command(game: Game[Any, Any], solve_options: Sequence[Decorator],
     command = click.option("--show", is_flag=True,
                            help="Also print a picture of the solution (not with --json).")(command)
     command = json_option(command)
+    command = resume_option(command)
     command = live_options(command)
     command = workers_options(command)
     command = seed_option(command)
@@ -186,12 +188,20 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
     colour = colour_wanted()
     # Ctrl-C stops the board being solved, which still prints its best; later boards are not started.
     # The status line (on a terminal) says which board, how long, the best so far; --events streams it.
-    with interrupt.catching(), live.show(shared.get("status", "auto"), shared.get("events")):
+    # --resume FILE: boards FILE already holds are not solved again; each new result goes there at once.
+    with interrupt.catching(), live.show(shared.get("status", "auto"), shared.get("events")), \
+            _journal(shared.get("resume")) as journal:
         for index, (text, board) in enumerate(zip(texts, boards, strict=True), start=1):
-            with live.board(index, len(boards)):
-                result = game.solve(board, time=shared["time_s"], memory=shared["memory_mb"],
-                                    nodes=shared["nodes"], seed=shared["seed"], workers=shared["workers"],
-                                    cluster=shared["cluster"], label=text.label, **options)
+            stored = journal.take(text.label) if journal else None
+            if stored is not None:
+                result = resumed(game, board, stored, options, journal.path)
+            else:
+                with live.board(index, len(boards)):
+                    result = game.solve(board, time=shared["time_s"], memory=shared["memory_mb"],
+                                        nodes=shared["nodes"], seed=shared["seed"], workers=shared["workers"],
+                                        cluster=shared["cluster"], label=text.label, **options)
+                if journal and result.stopped != "interrupted":  # cut short by Ctrl-C: runs again
+                    journal.record(result.to_dict())
             shown = picture(board, result, colour) if shared["show"] and picture else None
             live.clear_line()
             emit(result, shared["as_json"], first=not results, show=shown, colour=colour)
@@ -202,6 +212,36 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
                            + (f"; {left} board(s) not started" if left else ""), err=True)
                 raise SystemExit(EXIT_INTERRUPTED)
     raise SystemExit(exit_code(results))
+
+
+def _journal(path: str | None) -> Any:
+    """The run's journal for ``--resume PATH`` (None without it)."""
+    import contextlib
+
+    if path is None:
+        return contextlib.nullcontext(None)
+    from gridsolver.core.resume import Journal
+
+    return Journal(path, key=lambda record: str(record["input"]))
+
+
+def resumed(game: Game[Any, Any], board: Any, stored: dict[str, Any], options: dict[str, Any],
+            path: str) -> Result:
+    """A result a journal kept, taken for this run's board once it is shown to belong to it (same game,
+    board and options) and replayed under the rules again (a stored line is not taken on trust)."""
+    from gridsolver.core.game import verify
+    from gridsolver.core.resume import mismatch
+
+    result = Result.from_dict(stored)
+    if result.game != game.name:
+        raise mismatch(path, result.input, f"by {result.game}, not {game.name}")
+    if result.board is not None and result.board != game.format(board):
+        raise mismatch(path, result.input, "for another board of that name")
+    if result.options != game.check_options(board, options):
+        raise mismatch(path, result.input, f"with other options ({result.options})")
+    if result.solution is not None and not verify(game, board, result):
+        raise mismatch(path, result.input, "with a solution that does not replay to its score")
+    return result
 
 
 # -- check -------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ searches are imported inside the command functions).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -16,6 +16,7 @@ from gridsolver.core.cliutil import (
     EXIT_INTERRUPTED,
     budget_options,
     json_option,
+    resume_option,
     seed_option,
     status_options,
     workers_options,
@@ -56,9 +57,10 @@ group = game_group(
 @seed_option
 @json_option
 @status_options
+@resume_option
 def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: float | None,
           nodes: int | None, workers: int | None, cluster: str | None, seed: int, as_json: bool,
-          status: str) -> None:
+          status: str, resume: str | None) -> None:
     """Every single-vacancy -> single-survivor problem of BOARD, up to symmetry.
 
     Each problem (start with one hole empty, finish with one peg in a given
@@ -93,18 +95,59 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
     try:
         # Ctrl-C: the running problems stop with what they know, queued ones do not start, and the
         # finished part of the table is still printed (exit 130).
-        with interrupt.catching(), live.show(status), \
-                live.tally("pegs", f"table {text.label}", len(jobs), "problems", workers=count) as tally:
-            results = parallel_map(table_job, jobs, workers=count, cluster=cluster, label="problems",
-                                   on_result=lambda _, result: tally.finished(_problem_words(result)))
+        with interrupt.catching(), _journal(resume) as journal:
+            kept = [_kept(journal, parsed, job) for job in jobs] if journal else [None] * len(jobs)
+            todo = [i for i, result in enumerate(kept) if result is None]
+
+            def finished(i: int, result: Result) -> None:
+                tally.finished(_problem_words(result))
+                if journal and result.stopped != "interrupted":  # cut short by Ctrl-C: runs again
+                    journal.record(result.to_dict())
+
+            with live.show(status), \
+                    live.tally("pegs", f"table {text.label}", len(jobs), "problems", workers=count) as tally:
+                for _ in range(len(jobs) - len(todo)):
+                    tally.finished()
+                ran = parallel_map(table_job, [jobs[i] for i in todo], workers=count, cluster=cluster,
+                                   label="problems", on_result=finished)
+        results = cast("list[Result]", _merged(kept, dict(zip(todo, ran, strict=True))))
     except interrupt.Interrupted as stop:
-        finished = sorted(stop.done)
-        done = [cast("Result", stop.done[i]) for i in finished]  # table_job's results
+        by_index = _merged(kept, {todo[i]: cast("Result", result) for i, result in stop.done.items()})
+        finished = [i for i, result in enumerate(by_index) if result is not None]
+        done = [cast("Result", by_index[i]) for i in finished]
         _print_table(parsed, [problems[i] for i in finished], done, as_json)
         click.echo(f"gridsolver: interrupted: {len(finished)} of {len(problems)} problems finished",
                    err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
     _print_table(parsed, problems, results, as_json)
+
+
+def _journal(path: str | None) -> Any:
+    import contextlib
+
+    if path is None:
+        return contextlib.nullcontext(None)
+    from gridsolver.core.resume import Journal
+
+    return Journal(path, key=lambda record: str(record["input"]))
+
+
+def _kept(journal: Any, board: Board, job: tuple) -> Result | None:
+    """A problem's result from an earlier run, checked against this run's problem (None: it runs)."""
+    from gridsolver.core.commands import resumed
+    from gridsolver.pegs.table import problem_board
+
+    stored = journal.take(job[-1])
+    if stored is None:
+        return None
+    start, finish = job[1], job[2]
+    return resumed(GAME, problem_board(board, start), stored, {"objective": "finish", "finish": finish},
+                   journal.path)
+
+
+def _merged(kept: list[Result | None], ran: dict[int, Result]) -> list[Result | None]:
+    """Each problem's result: kept from the journal or run now (None: neither, after Ctrl-C)."""
+    return [ran.get(i, result) for i, result in enumerate(kept)]
 
 
 def _problem_words(result: Result) -> str:

@@ -22,9 +22,13 @@ def table_job(job: tuple) -> Result:
     ``job`` is (board, start vacancy, finish hole, seconds, megabytes, nodes, seed, label).
     """
     board, start, finish, time_s, memory_mb, nodes, seed, label = job
-    full = board.with_pegs(board.holes & ~(1 << board.index(start)))
-    return GAME.solve(full, time=time_s, memory=memory_mb, nodes=nodes, seed=seed, label=label,
-                      objective="finish", finish=finish)
+    return GAME.solve(problem_board(board, start), time=time_s, memory=memory_mb, nodes=nodes, seed=seed,
+                      label=label, objective="finish", finish=finish)
+
+
+def problem_board(board: Board, start: Cell) -> Board:
+    """The board full of pegs but for the ``start`` vacancy."""
+    return board.with_pegs(board.holes & ~(1 << board.index(start)))
 
 
 def format_table(board: Board, problems: list[tuple[Cell, Cell]], results: list[Result]) -> str:

@@ -16,6 +16,7 @@ from gridsolver.core.cliutil import (
     UserError,
     budget_options,
     json_option,
+    resume_option,
     seed_option,
     status_options,
     workers_options,
@@ -80,10 +81,11 @@ def _guarded(fn: Any) -> Any:
 @_guarded
 @json_option
 @status_options
+@resume_option
 def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | None,
          memory_mb: float | None, nodes: int | None, workers: int | None, cluster: str | None,
          move_limit: float | None, game_limit: float | None, in_process: bool, as_json: bool,
-         status: str) -> None:
+         status: str, resume: str | None) -> None:
     """Play a tournament: track i uses seed SEED + i - 1 (track 1 is `track --seed SEED`).
 
     Prints points, rats alive and rat-moves per second for every track, then
@@ -110,15 +112,19 @@ def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | N
         sys.stdout.flush()
         tally.finished(f"track {index + 1}: {result.score} points" if result.score is not None
                        else f"track {index + 1}: {result.status}")
+        if journal and index not in kept and result.stopped != "interrupted":
+            journal.record(result.to_dict())
 
     shown_workers = workers or (1 if cluster else default_workers())
     try:
-        with live.show(status), live.tally("ratrace", f"play {player_spec}", tracks, "tracks", "rat-moves",
-                                           workers=shown_workers) as tally:
+        with _journal(resume) as journal, live.show(status), \
+                live.tally("ratrace", f"play {player_spec}", tracks, "tracks", "rat-moves",
+                           workers=shown_workers) as tally:
+            kept = _kept_tracks(journal, tracks, seed, turns) if journal else {}
             tournament = play_tournament(player_spec, tracks=tracks, seed=seed, turns=turns, time=time_s,
                                          memory=memory_mb, nodes=nodes, workers=workers, cluster=cluster,
                                          on_result=show, move_limit=move_limit, game_limit=game_limit,
-                                         isolate=not in_process)
+                                         isolate=not in_process, done=kept)
     except TournamentInterrupted as stop:
         _summary(stop.tournament, as_json)
         played = len(stop.tournament.results)
@@ -128,6 +134,34 @@ def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | N
         _summary(failed.tournament, as_json)
         raise UserError(str(failed)) from None
     _summary(tournament, as_json)
+
+
+def _journal(path: str | None) -> Any:
+    import contextlib
+
+    if path is None:
+        return contextlib.nullcontext(None)
+    from gridsolver.core.resume import Journal
+
+    return Journal(path, key=lambda record: str(record["input"]))
+
+
+def _kept_tracks(journal: Any, tracks: int, seed: int, turns: int) -> dict[int, Any]:
+    """The tracks an earlier run of this tournament finished (by index), checked to be this run's."""
+    from gridsolver.core.result import Result
+    from gridsolver.core.resume import mismatch
+    from gridsolver.ratrace.game import SEED_PREFIX
+
+    kept = {}
+    for index in range(tracks):
+        stored = journal.take(f"{SEED_PREFIX}{seed + index}")
+        if stored is None:
+            continue
+        result = Result.from_dict(stored)
+        if result.game != "ratrace" or result.options.get("turns") != turns:
+            raise mismatch(journal.path, result.input, "by another game or with other turns")
+        kept[index] = result
+    return kept
 
 
 def _summary(tournament: Any, as_json: bool) -> None:

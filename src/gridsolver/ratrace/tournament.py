@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import math
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import islice
@@ -206,7 +206,8 @@ def play(player: Any, *, tracks: int = DEFAULT_TRACKS, seed: int = 0, turns: int
          time: float | None = None, memory: float | None = DEFAULT_MEMORY_MB, nodes: int | None = None,
          workers: int | None = None, cluster: str | None = None,
          on_result: Callable[[int, Result], None] | None = None, move_limit: float | None = None,
-         game_limit: float | None = None, isolate: bool = True) -> Tournament:
+         game_limit: float | None = None, isolate: bool = True,
+         done: Mapping[int, Result] | None = None) -> Tournament:
     """Play ``player`` on ``tracks`` tracks of seeds ``seed``, ``seed + 1``, ...: one game each.
 
     ``player`` is a built-in name (``"colour-score"``), ``"path/to/file.py:name"``
@@ -236,6 +237,10 @@ def play(player: Any, *, tracks: int = DEFAULT_TRACKS, seed: int = 0, turns: int
     naming the first failure and holding the whole tournament in
     ``.tournament``. Ctrl-C raises :class:`TournamentInterrupted` (a
     KeyboardInterrupt) holding the tracks that finished before it.
+
+    ``done`` maps a track's index (0 for track 1) to its result from an
+    earlier run (``play --resume``): those tracks are not played again, and
+    ``on_result`` hears them first.
     """
     _check_numbers(tracks, turns, seed)
     make_budget(time, memory, nodes)  # a bad budget fails here, before any worker starts
@@ -256,7 +261,11 @@ def play(player: Any, *, tracks: int = DEFAULT_TRACKS, seed: int = 0, turns: int
         if on_result:
             on_result(index, result)
 
-    jobs = (TrackJob(ref, i + 1, seed + i, turns, time, memory, nodes, guard) for i in range(tracks))
+    done = dict(done or {})
+    for index in sorted(done):  # tracks an earlier run finished (``--resume``): told first, not played
+        collect(index, done[index])
+    jobs = (TrackJob(ref, i + 1, seed + i, turns, time, memory, nodes, guard) for i in range(tracks)
+            if i not in done)
     label = f"ratrace {loaded.name}"
     try:
         if cluster is None and _isolated(loaded, guard, ref):
@@ -328,11 +337,11 @@ def _play_mapped(jobs: Iterator[TrackJob], tracks: int, count: int, cluster: str
     """Built-in players (and Dask): loky's workers, this process or the cluster, BATCH tracks a map."""
     from gridsolver.core.parallel import parallel_map
 
-    for start in range(0, tracks, BATCH):
+    for _ in range(0, tracks, BATCH):
         batch = list(islice(jobs, BATCH))
 
-        def heard(i: int, result: Result, start: int = start) -> None:
-            collect(start + i, result)
+        def heard(i: int, result: Result, batch: list[TrackJob] = batch) -> None:
+            collect(batch[i].number - 1, result)
 
         parallel_map(play_track, batch, workers=count, cluster=cluster, label=label, on_result=heard)
 
@@ -345,7 +354,7 @@ def _play_in_children(jobs: Iterable[TrackJob], tracks: int, count: int, label: 
 
     cancel = threading.Event()
     executor = _threads(count)
-    numbered = enumerate(jobs)
+    numbered = ((job.number - 1, job) for job in jobs)
     running: dict[Future[Result], int] = {}
     with progress(tracks, label) as bar:
         try:
