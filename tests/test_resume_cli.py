@@ -139,3 +139,40 @@ def test_resume_takes_a_file_it_can_write(tmp_path):
     done = gridsolver("pegs", "solve", "english", "--resume", str(folder / "run.jsonl"))
     assert done.returncode == EXIT_BAD_INPUT and "--resume" in done.stderr
     assert os.path.exists(tmp_path) and not folder.exists()
+
+
+@pytest.mark.slow
+def test_a_lost_scheduler_prints_what_finished_and_resume_goes_on(tmp_path):
+    """The scheduler killed mid-table: the finished problems printed, one line, exit 4; --resume then
+    finishes the table on local workers with the same results."""
+    import threading
+
+    from gridsolver.core.cliutil import EXIT_CLUSTER_LOST
+    from tests.cluster import dask_processes
+
+    journal = tmp_path / "table.jsonl"
+    args = ["pegs", "table", "triangle", "--nodes", "200000", "--json", "--resume", str(journal)]
+    with dask_processes(tmp_path / "dask", workers=1) as cluster:
+        process = subprocess.Popen([sys.executable, "-m", "gridsolver", *args, "--cluster", cluster.address],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        waiting = threading.Thread(target=lambda: _kill_when_written(journal, cluster.scheduler, 3))
+        waiting.start()
+        out, err = process.communicate(timeout=600)
+        waiting.join()
+    assert process.returncode == EXIT_CLUSTER_LOST, err
+    assert [line for line in err.splitlines() if line.startswith("gridsolver:")][-1].count("went away") == 1
+    printed = [json.loads(line) for line in out.splitlines()]
+    assert printed and len(printed) == len(journal.read_text().splitlines())
+    resumed = gridsolver(*args)
+    whole = gridsolver(*args[:-2])
+    assert [same_run(json.loads(line)) for line in resumed.stdout.splitlines()] == \
+        [same_run(json.loads(line)) for line in whole.stdout.splitlines()]
+
+
+def _kill_when_written(journal, process, lines: int) -> None:
+    deadline = time.monotonic() + 500
+    while time.monotonic() < deadline and process.poll() is None:
+        if journal.exists() and journal.read_text().count("\n") >= lines:
+            process.kill()
+            return
+        time.sleep(0.05)

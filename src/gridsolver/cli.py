@@ -14,8 +14,15 @@ from typing import Any
 import click
 
 from gridsolver import __version__
-from gridsolver.core.cliutil import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, UserError, json_option
-from gridsolver.core.errors import InputError
+from gridsolver.core.cliutil import (
+    EXIT_BAD_INPUT,
+    EXIT_CLUSTER_LOST,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    UserError,
+    json_option,
+)
+from gridsolver.core.errors import ClusterLost, InputError
 from gridsolver.games import GAMES, cli_group
 
 
@@ -135,6 +142,10 @@ def main(argv: list[str] | None = None) -> None:
     except (click.Abort, KeyboardInterrupt):
         click.echo("gridsolver: interrupted", err=True)
         code = EXIT_INTERRUPTED
+    except ClusterLost as exc:  # the results finished before were printed as they came
+        click.echo(f"gridsolver: error: {exc}; the results printed stand (--resume FILE goes on from "
+                   "them)", err=True)
+        code = EXIT_CLUSTER_LOST
     except (BrokenPipeError, _OutputGone):  # e.g. piped into `head`: the reader has all it wanted
         _silence_stdout()
         code = 0

@@ -88,3 +88,26 @@ def test_a_worker_killed_mid_map_loses_nothing_and_the_output_says_so(dask_clust
     assert results == list(range(8))
     lost = [line for line in capsys.readouterr().err.splitlines() if "was lost" in line]
     assert len(lost) == 1 and "run again on other workers" in lost[0], lost
+
+
+def test_a_scheduler_that_goes_away_ends_the_map_with_what_finished(tmp_path):
+    """Its own cluster (the module's is needed after): the scheduler killed mid-map makes ClusterLost,
+    holding the items finished before, instead of an error from deep inside Dask."""
+    import threading
+
+    import pytest
+
+    from gridsolver.core.errors import ClusterLost
+    from tests.cluster import dask_processes
+
+    with dask_processes(tmp_path / "lost", workers=1) as cluster:
+        killer = threading.Timer(3.0, cluster.scheduler.kill)
+        killer.start()
+        try:
+            with pytest.raises(ClusterLost) as lost:
+                parallel_map(sleep_then, [(i, 1.0) for i in range(30)], cluster=cluster.address)
+        finally:
+            killer.join()
+    assert cluster.address in str(lost.value) and "went away" in str(lost.value)
+    assert 0 < len(lost.value.done) < 30
+    assert all(lost.value.done[i] == i for i in lost.value.done)

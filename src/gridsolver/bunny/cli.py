@@ -16,6 +16,7 @@ from gridsolver.bunny.rules import MAX_SQUARES
 from gridsolver.core import interrupt
 from gridsolver.core.cliutil import json_option, resume_option, seed_option, status_options, workers_options
 from gridsolver.core.commands import game_group
+from gridsolver.core.errors import ClusterLost
 
 group = game_group(
     GAME,
@@ -110,12 +111,21 @@ def bench(time_s: float, memory_mb: float | None, as_json: bool, workers: int | 
             if journal and not interrupt.requested():  # a board cut short by Ctrl-C runs again
                 journal.record(row)
 
-        with live.show(status), live.tally("bunny", "challenge", len(jobs), workers=count) as tally:
-            for _ in range(len(jobs) - len(todo)):
-                tally.finished()
-            ran = iter(parallel_map(challenge_job, todo, workers=count, cluster=cluster, label="challenge",
-                                    on_result=finished))
-    rows = [kept.get(job[1]) or next(ran) for job in jobs]
+        try:
+            with live.show(status), live.tally("bunny", "challenge", len(jobs), workers=count) as tally:
+                for _ in range(len(jobs) - len(todo)):
+                    tally.finished()
+                ran = iter(parallel_map(challenge_job, todo, workers=count, cluster=cluster,
+                                        label="challenge", on_result=finished))
+        except ClusterLost as lost:  # the boards finished before it, then the one line and its exit code
+            got = {todo[i][1]: row for i, row in lost.done.items()}
+            _print_rows([row for job in jobs if (row := kept.get(job[1]) or got.get(job[1]))], as_json)
+            raise
+    _print_rows([kept.get(job[1]) or next(ran) for job in jobs], as_json)
+
+
+def _print_rows(rows: list[dict[str, Any]], as_json: bool) -> None:
+    """The challenge table (or its JSON rows) and the total score."""
     if as_json:
         for row in rows:
             click.echo(json.dumps(row, separators=(",", ":")))

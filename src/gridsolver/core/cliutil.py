@@ -23,6 +23,7 @@ EXIT_OK = 0
 EXIT_NOT_SOLVED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3  # a bug: the last-resort guard in gridsolver.cli.main caught an unexpected exception
+EXIT_CLUSTER_LOST = 4  # the Dask scheduler went away mid-run: what finished was printed
 EXIT_INTERRUPTED = 130
 
 

@@ -39,6 +39,7 @@ from gridsolver.core import interrupt
 from gridsolver.core.boards import BoardText, read_source, split_boards
 from gridsolver.core.cliutil import (
     EXIT_BAD_INPUT,
+    EXIT_CLUSTER_LOST,
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_NOT_SOLVED,
@@ -62,6 +63,8 @@ EXIT_CODES = {
     EXIT_BAD_INPUT: "bad input: a malformed board, an option out of range, an illegal move; "
                     "or output that cannot be written",
     EXIT_INTERNAL: "internal error: a bug in gridsolver (--debug shows the traceback); please report it",
+    EXIT_CLUSTER_LOST: "the Dask scheduler went away (--cluster); results printed so far stand, and "
+                       "--resume FILE goes on from them",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C); results printed so far stand",
 }
 

@@ -58,6 +58,17 @@ class BudgetError(InputError):
     """A budget that cannot work, e.g. too little memory for any table."""
 
 
+class ClusterLost(GridsolverError):
+    """The Dask scheduler went away in the middle of a run; ``done`` holds the items finished before
+    (index -> result), which the command prints before it exits with its own code."""
+
+    def __init__(self, address: str, done: dict[int, object], cause: str) -> None:
+        super().__init__(f"the Dask scheduler at {address} went away ({cause}); {len(done)} item(s) had "
+                         "finished")
+        self.address = address
+        self.done = done
+
+
 def shown(value: object, limit: int = 50) -> str:
     """``repr(value)``, cut to ``limit`` characters: a message naming a huge value stays one short line."""
     text = repr(value)

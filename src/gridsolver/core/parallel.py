@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from gridsolver.core import interrupt, watch
-from gridsolver.core.errors import InputError
+from gridsolver.core.errors import ClusterLost, InputError
 from gridsolver.core.live import NO_PROGRESS_ENV
 from gridsolver.core.progress import NOTE_ENV, progress, worker_note_mode
 
@@ -389,12 +389,26 @@ class _WorkerWatch:
             self.running.setdefault(worker, set()).update(self.index[k] for k in keys if k in self.index)
 
 
+def _result_of(future: Any, address: str, done: dict[int, object]) -> object:
+    """A finished future's result; :class:`ClusterLost` when it ended because the scheduler went away
+    (the client cancels every future it holds once it cannot reach the scheduler again)."""
+    from concurrent.futures import CancelledError
+
+    try:
+        return future.result()
+    except (CancelledError, OSError, TimeoutError) as exc:
+        if interrupt.requested():
+            raise
+        cause = type(exc).__name__ if not str(exc) else str(exc).splitlines()[0][:200]
+        raise ClusterLost(address, done, cause) from None
+
+
 def _dask_map(fn, items, address, bar, on_result):
     client = _connect(address)
     try:
         futures = client.map(_Task(fn), items, pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
-        watch = _WorkerWatch(client, index)
+        lost = _WorkerWatch(client, index)
         results: list = [None] * len(items)
         done: dict[int, object] = {}
         pending = set(futures)
@@ -402,11 +416,11 @@ def _dask_map(fn, items, address, bar, on_result):
             finished = {future for future in pending if future.done()}
             pending -= finished
             if not finished:
-                watch.look({index[future.key] for future in pending})
+                lost.look({index[future.key] for future in pending})
                 time.sleep(_POLL_S)
             for future in finished:
                 i = index[future.key]
-                results[i] = done[i] = future.result()
+                results[i] = done[i] = _result_of(future, address, done)
                 if on_result:
                     on_result(i, results[i])
                 bar.advance()

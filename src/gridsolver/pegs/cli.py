@@ -22,7 +22,7 @@ from gridsolver.core.cliutil import (
     workers_options,
 )
 from gridsolver.core.commands import emit, game_group
-from gridsolver.core.errors import InputError
+from gridsolver.core.errors import ClusterLost, InputError
 from gridsolver.pegs.game import GAME, picture
 from gridsolver.pegs.rules import JUMP_RULES, MAX_SIDE, shown
 
@@ -111,11 +111,13 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
                 ran = parallel_map(table_job, [jobs[i] for i in todo], workers=count, cluster=cluster,
                                    label="problems", on_result=finished)
         results = cast("list[Result]", _merged(kept, dict(zip(todo, ran, strict=True))))
-    except interrupt.Interrupted as stop:
+    except (interrupt.Interrupted, ClusterLost) as stop:
         by_index = _merged(kept, {todo[i]: cast("Result", result) for i, result in stop.done.items()})
         finished = [i for i, result in enumerate(by_index) if result is not None]
         done = [cast("Result", by_index[i]) for i in finished]
         _print_table(parsed, [problems[i] for i in finished], done, as_json)
+        if isinstance(stop, ClusterLost):
+            raise
         click.echo(f"gridsolver: interrupted: {len(finished)} of {len(problems)} problems finished",
                    err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
