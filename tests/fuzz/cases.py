@@ -582,6 +582,39 @@ def _player_code_cases() -> Iterator[Case]:
                                                           *extra), expect, why, ("ratrace-ok.txt", player))
 
 
+def run_cases() -> Iterator[Case]:
+    """The options of long runs: --events, --progress/--quiet, --resume, on every game's solve and on
+    the commands of many boards."""
+    for game in GAMES:
+        solve = (*solve_args(game), "--time", "1")
+        board = (f"{game}-ok.txt",)
+        yield Case(f"{game}-solve-events-into-a-folder", (*solve, "--events", "adir"), BAD, "",
+                   (*board, "adir"), says=("--events", "adir"))
+        yield Case(f"{game}-solve-events-to-stderr", (*solve, "--events", "-", "--json"), RUNS,
+                   "events on standard error, results alone on standard output", board)
+        yield Case(f"{game}-solve-progress-piped", (*solve, "--progress", "--json"), RUNS,
+                   "a plain status line on the pipe of standard error", board)
+        yield Case(f"{game}-solve-quiet-and-progress", (*solve, "--quiet", "--progress", "--json"), RUNS,
+                   "the last of the two wins", board)
+        yield Case(f"{game}-solve-resume-a-folder", (*solve, "--resume", "adir"), BAD, "", (*board, "adir"),
+                   says=("--resume", "adir"))
+        yield Case(f"{game}-solve-resume-not-results", (*solve, "--resume", "comments.txt"), BAD, "",
+                   (*board, "comments.txt"), says=("--resume", "line 1"))
+        yield Case(f"{game}-solve-resume-empty", (*solve, "--resume", "empty.txt", "--json"), RUNS,
+                   "an empty journal: a fresh run that fills it", (*board, "empty.txt"))
+        yield Case(f"{game}-solve-resume-nowhere", (*solve, "--resume", "no/such/folder/run.jsonl"), BAD,
+                   "", board, says=("--resume",))
+    for name, args in (("bunny-bench", ("bunny", "bench", "--time", "1")),
+                       ("pegs-table", ("pegs", "table", "triangle", "--time", "1")),
+                       ("ratrace-play", ("ratrace", "play", "--player", "forward", "--tracks", "2",
+                                         "--turns", "10"))):
+        yield Case(f"{name}-resume-a-folder", (*args, "--resume", "adir"), BAD, "", ("adir",),
+                   says=("--resume",))
+        yield Case(f"{name}-resume-not-results", (*args, "--resume", "comments.txt"), BAD, "",
+                   ("comments.txt",), says=("--resume", "line 1"))
+        yield Case(f"{name}-quiet", (*args, "--quiet"), RUNS, "no status line", budget_s=30)
+
+
 def usage_cases() -> Iterator[Case]:
     for label, args, expect, why in (
             ("no-args", (), frozenset({0, 2}), "no command: the help (0) or a usage error (2)"),
@@ -607,7 +640,7 @@ def usage_cases() -> Iterator[Case]:
 def all_cases() -> list[Case]:
     cases = [*numeric_cases(), *input_cases(), *solution_cases(), *io_cases(), *cluster_cases(),
              *_pegs_cases(), *_clickomania_cases(), *_samegame_cases(), *_bunny_cases(), *_ratrace_cases(),
-             *usage_cases()]
+             *run_cases(), *usage_cases()]
     return cases
 
 
