@@ -8,8 +8,8 @@ The Python API (the command line makes the same calls)::
 
 ``named`` / ``read`` / ``load`` give :class:`Board` objects, ``solve`` a
 replay-verified :class:`~gridsolver.core.result.Result`, ``check`` replays a
-program, ``boards`` lists the shipped boards. Rules: ../shared/specs/bunny.md
-in the repository; the search: docs/bunny.md.
+program, ``boards`` lists the shipped boards. The rules and the search:
+docs/bunny.md.
 """
 
 from gridsolver.bunny.game import GAME, BunnyGame

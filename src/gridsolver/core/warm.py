@@ -13,7 +13,7 @@ search will use once, on a tiny board of the same types) through
 spent compiling (:func:`gridsolver.core.game.exclude_compiling`). The rest of
 the warm-up, loading cached kernels and starting worker processes, is start-up
 that every run pays: it counts against ``--time``, so that the whole process
-ends within ``--time`` plus a small fixed overhead (issue 15). Meanwhile:
+ends within ``--time`` plus a small fixed overhead. Meanwhile:
 
 - the seconds numba spends compiling are measured (:class:`CompileWatch`,
   which hears numba's own compile events: loading from the cache is not

@@ -12,8 +12,8 @@ replay-verified :class:`~gridsolver.core.result.Result` (options
 ``objective``, ``finish``, ``strategy``, ``jumps``: see
 :mod:`gridsolver.pegs.game`), ``check`` replays jumps such as
 ``"(3,1)->(3,3)"``, ``format`` writes a board back with its jump rule,
-``boards`` lists the shipped boards. Rules: ../shared/specs/pegs.md in the
-repository; the searches: docs/pegs.md.
+``boards`` lists the shipped boards. The rules and the searches:
+docs/pegs.md.
 """
 
 from gridsolver.core.game import NamedBoard, Replayed

@@ -22,8 +22,8 @@ which ``solve`` plays again to set ``Result.verified`` (tournament tracks are
 not replayed). A user's player (a file or a function) plays in watched child
 processes: a track it fails on is reported (:class:`PlayerError`, naming the
 track and the turn), the others play on, and ``play`` then raises
-:class:`TournamentError` holding them all. Rules: ../shared/specs/ratrace.md in the repository; the
-controller: docs/ratrace.md.
+:class:`TournamentError` holding them all. The rules and the controller:
+docs/ratrace.md.
 """
 
 from gridsolver.core.game import NamedBoard

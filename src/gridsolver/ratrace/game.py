@@ -81,7 +81,7 @@ TOURNAMENT = "tournament"
 TOURNAMENT_SEEDS = range(50)
 CUT_SHORT = ("time", "memory", "nodes")  # the controller's `ended` values that are budget stops
 #: The share of --time a solve's game may play: the verifying replay plays its turns again, as fast,
-#: and both must fit in --time (issue 15: the process ends within --time + 2 s).
+#: and both must fit in --time (the process ends within --time + 2 s).
 PLAY_SHARE = 0.5
 #: The players whose game loops `gridsolver warmup` compiles: the strongest and the spec's example.
 WARM_PLAYERS = ("champion", "colour-score")

@@ -1,7 +1,7 @@
 """The rules of the Genetic Rat Race: a track, what a move does, start cells.
 
-This module is the plain-Python statement of the rules (``/work/shared/specs``
-has the prose): :func:`step`. Everything else derives from it: the game kernels
+This module is the plain-Python statement of the rules (docs/ratrace.md has
+the prose): :func:`step`. Everything else derives from it: the game kernels
 play from a transition table built here by :func:`transitions` (step's rules
 applied to every cell at once, checked against it), and the reference game in
 :mod:`gridsolver.ratrace.reference` calls :func:`step` for every rat.

@@ -60,9 +60,9 @@ PLAYERS: dict[str, str] = {
     "colour-score-python": "colour-score written as a plain Python player",
 }
 
-#: Players other engineers add as modules of this package (found if the module exists).
+#: Players that are modules of this package of their own, listed when the module is there.
 OPTIONAL_PLAYERS: dict[str, str] = {
-    "champion": "the strongest built-in player (issue 7)",
+    "champion": "the strongest built-in player",
 }
 
 KINDS = ("numba", "numpy", "python")
