@@ -28,7 +28,7 @@ class DaskProcesses:
     """A running cluster: its address, the worker processes (one Dask worker each) and their cache."""
 
     address: str
-    cache_dir: Path
+    cache_dir: Path | None  # None: the workers use this process's numba cache
     scheduler: subprocess.Popen[bytes]
     workers: list[subprocess.Popen[bytes]] = field(default_factory=list)
     logs: Path | None = None
@@ -72,7 +72,9 @@ def _start(command: list[str], log: Path, env: dict[str, str]) -> subprocess.Pop
 def start_worker(cluster: DaskProcesses, name: str) -> subprocess.Popen[bytes]:
     """One more worker process (no nanny: killed, it stays dead) with the cluster's numba cache."""
     assert cluster.logs is not None
-    env = _environment(NUMBA_CACHE_DIR=str(cluster.cache_dir))
+    env = _environment()
+    if cluster.cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = str(cluster.cache_dir)
     worker = _start(dask_command("worker", cluster.address, "--host", "127.0.0.1", "--nthreads", "1",
                                  "--nworkers", "1", "--no-nanny", "--no-dashboard", "--name", name),
                     cluster.logs / f"{name}.log", env)
@@ -81,11 +83,16 @@ def start_worker(cluster: DaskProcesses, name: str) -> subprocess.Popen[bytes]:
 
 
 @contextlib.contextmanager
-def dask_processes(directory: Path, workers: int = 2) -> Iterator[DaskProcesses]:
-    """A scheduler on a free loopback port and ``workers`` workers, each a process; stopped on exit."""
+def dask_processes(directory: Path, workers: int = 2, own_cache: bool = True) -> Iterator[DaskProcesses]:
+    """A scheduler on a free loopback port and ``workers`` workers, each a process; stopped on exit.
+
+    ``own_cache``: the workers get an empty numba cache of their own (a fresh machine); else they
+    share this process's (a benchmark that measures searching, not compiling)."""
     directory.mkdir(parents=True, exist_ok=True)
-    cache = directory / "numba-cache"
-    cache.mkdir(exist_ok=True)
+    cache: Path | None = None
+    if own_cache:
+        cache = directory / "numba-cache"
+        cache.mkdir(exist_ok=True)
     address = f"tcp://127.0.0.1:{free_port()}"
     scheduler = _start(dask_command("scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
                                     "--no-dashboard"), directory / "scheduler.log", _environment())
