@@ -92,5 +92,6 @@ def run(quick: bool) -> list[Table]:
         "counts over this process's CPU seconds for the calls (the watcher's included). The change is the "
         "median over the rounds of on / off, each pair run back to back, alternating which goes first "
         "(the machine's speed drifts by more than 10% over minutes: a pair shares its moment); the range "
-        "shows how noisy single pairs are.")
+        "shows how noisy single pairs are. `python benchmarks/run.py watch_costs` times the watching's "
+        "parts alone, which bounds what it can cost.")
     return [table]
