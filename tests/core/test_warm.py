@@ -260,6 +260,7 @@ CASES = [
     ("samegame", "standard-20", {}),
     ("samegame", "standard-20", {"method": "mcbeam"}),
     ("samegame", "standard-20", {"method": "nmcs"}),
+    ("samegame", "duel-5x5", {"method": "mcbeam"}),  # small enough to be solved exactly from the start
 ]
 
 

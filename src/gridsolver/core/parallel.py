@@ -371,6 +371,8 @@ class _WorkerWatch:
         self.index = index
         self.running: dict[str, set[int]] = {}
         self.next_look = 0.0
+        self.workers = set(client.processing())  # every worker seen during the map
+        self.named: set[str] = set()  # the lost workers already said
 
     def look(self, pending: set[int]) -> None:
         now = time.monotonic()
@@ -378,15 +380,29 @@ class _WorkerWatch:
             return
         self.next_look = now + WATCH_S
         processing = self.client.processing()
+        self.workers |= set(processing)
         for worker in set(self.running) - set(processing):
             # items it held that have not come back: they were on it when it went
             again = sorted(self.running.pop(worker) & pending)
             if again:
+                self.named.add(worker)
                 print(f"gridsolver: warning: cluster worker {worker} was lost; item(s) "
                       f"{', '.join(str(i + 1) for i in again)} of {len(self.index)} run again on other "
                       "workers", file=sys.stderr, flush=True)
         for worker, keys in processing.items():  # kept from earlier looks: an item may outlive a look
             self.running.setdefault(worker, set()).update(self.index[k] for k in keys if k in self.index)
+
+
+    def last_look(self) -> None:
+        """At the map's end: a worker that went while no look saw its items (a busy machine, short
+        items) is still said, without the items."""
+        try:
+            gone = self.workers - set(self.client.processing()) - self.named
+        except (OSError, TimeoutError):
+            return
+        for worker in sorted(gone):
+            print(f"gridsolver: warning: cluster worker {worker} was lost; the items it held were run "
+                  "again on other workers", file=sys.stderr, flush=True)
 
 
 def _result_of(future: Any, address: str, done: dict[int, object]) -> object:
@@ -427,6 +443,7 @@ def _dask_map(fn, items, address, bar, on_result):
             if interrupt.requested() and pending:
                 client.cancel(list(pending))  # remote workers hear no Ctrl-C: their tasks are dropped
                 raise interrupt.Interrupted(done)
+        lost.last_look()
         return results
     finally:
         client.close()

@@ -392,8 +392,11 @@ def _solve_exactly_first(board: Board, budget: Budget, penalty: bool, memory: in
 
 def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: str | None = None,
                    seed: int = 0, penalty: bool = False, method: str = "nrpa",
-                   label: str = "board") -> Result:
-    """Maximise the SameGame score of ``board`` within the budget, on ``workers`` processes."""
+                   label: str = "board", exact_first: bool = True) -> Result:
+    """Maximise the SameGame score of ``board`` within the budget, on ``workers`` processes.
+
+    A board of at most :data:`EXACT_FIRST_CELLS` is searched exactly from the start first (unless
+    ``exact_first`` is false: the warm-up, which must run ``method`` itself on its tiny board)."""
     from gridsolver.core.parallel import parallel_map
 
     if workers < 1:
@@ -406,7 +409,7 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
     def fits(level: int) -> bool:
         return share is None or _nrpa_bytes(board.width * board.height, level) <= share
 
-    if board.width * board.height <= EXACT_FIRST_CELLS:
+    if exact_first and board.width * board.height <= EXACT_FIRST_CELLS:
         solved = _solve_exactly_first(board, budget, penalty, memory, label)
         if solved is not None:
             return solved
