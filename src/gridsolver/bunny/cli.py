@@ -95,6 +95,7 @@ def bench(time_s: float, memory_mb: float | None, as_json: bool, workers: int | 
     from gridsolver.core.budget import per_worker_memory_mb
     from gridsolver.core.game import check_workers, make_budget
     from gridsolver.core.parallel import parallel_map
+    from gridsolver.core.resume import open_journal
 
     make_budget(time_s, memory_mb, None)  # refused here, not in the first worker
     count = 1 if workers is None else check_workers(workers)
@@ -102,7 +103,7 @@ def bench(time_s: float, memory_mb: float | None, as_json: bool, workers: int | 
     share = per_worker_memory_mb(memory_mb, count, len(boards), cluster)  # all workers within --memory
     jobs: list[tuple[str, str, float, Any]] = [
         (text.text, name, time_s, share) for text, name in zip(boards, CHALLENGE_FILES, strict=True)]
-    with _bench_journal(resume) as journal:
+    with open_journal(resume, key=lambda row: str(row["board"])) as journal:
         kept = {job[1]: _kept_row(journal, job) for job in jobs} if journal else {}
         todo = [job for job in jobs if kept.get(job[1]) is None]
 
@@ -142,15 +143,6 @@ def _print_rows(rows: list[dict[str, Any]], as_json: bool) -> None:
                    f"{r['seconds']:>8.3f}  {r['program']}")
     click.echo(f"total score {total} ({proved} of {len(rows)} proved optimal) in {seconds:.2f} s of search")
 
-
-def _bench_journal(path: str | None) -> Any:
-    import contextlib
-
-    if path is None:
-        return contextlib.nullcontext(None)
-    from gridsolver.core.resume import Journal
-
-    return Journal(path, key=lambda row: str(row["board"]))
 
 
 def _kept_row(journal: Any, job: tuple[str, str, float, Any]) -> dict[str, Any] | None:

@@ -180,6 +180,7 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
               picture: Picture | None = None) -> None:
     """Parse every board first (bad input fails before any search), then solve one by one."""
     from gridsolver.core import live
+    from gridsolver.core.resume import open_journal
     from gridsolver.core.terminal import colour_wanted
 
     boards = [game.parse(text) for text in texts]
@@ -193,7 +194,7 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
     # The status line (on a terminal) says which board, how long, the best so far; --events streams it.
     # --resume FILE: boards FILE already holds are not solved again; each new result goes there at once.
     with interrupt.catching(), live.show(shared.get("status", "auto"), shared.get("events")), \
-            _journal(shared.get("resume")) as journal:
+            open_journal(shared.get("resume")) as journal:
         for index, (text, board) in enumerate(zip(texts, boards, strict=True), start=1):
             stored = journal.take(text.label) if journal else None
             if stored is not None:
@@ -216,16 +217,6 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
                 raise SystemExit(EXIT_INTERRUPTED)
     raise SystemExit(exit_code(results))
 
-
-def _journal(path: str | None) -> Any:
-    """The run's journal for ``--resume PATH`` (None without it)."""
-    import contextlib
-
-    if path is None:
-        return contextlib.nullcontext(None)
-    from gridsolver.core.resume import Journal
-
-    return Journal(path, key=lambda record: str(record["input"]))
 
 
 def resumed(game: Game[Any, Any], board: Any, stored: dict[str, Any], options: dict[str, Any],

@@ -100,6 +100,18 @@ class Journal:
         self.close()
 
 
+def by_input(record: Record) -> str:
+    """The unit a result record is of: its board's label (``solve``, ``table`` and ``play`` results)."""
+    return str(record["input"])
+
+
+def open_journal(path: str | None, key: Callable[[Record], str] = by_input) -> Any:
+    """The run's journal for ``--resume PATH``, as a context manager (one giving None without it)."""
+    import contextlib
+
+    return contextlib.nullcontext(None) if path is None else Journal(path, key)
+
+
 def mismatch(path: str, name: str, what: str) -> InputError:
     """The error for a stored result that belongs to another run."""
     return InputError(f"--resume {path}: its result for {name} was made {what}; resume with the same "

@@ -75,6 +75,7 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
     from gridsolver.core.budget import per_worker_memory_mb
     from gridsolver.core.game import check_seed, check_workers, make_budget
     from gridsolver.core.parallel import parallel_map
+    from gridsolver.core.resume import open_journal
     from gridsolver.pegs.table import single_vacancy_problems, table_job
 
     make_budget(time_s, memory_mb, nodes)  # every option is refused here, not in the first worker
@@ -95,7 +96,7 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
     try:
         # Ctrl-C: the running problems stop with what they know, queued ones do not start, and the
         # finished part of the table is still printed (exit 130).
-        with interrupt.catching(), _journal(resume) as journal:
+        with interrupt.catching(), open_journal(resume) as journal:
             kept = [_kept(journal, parsed, job) for job in jobs] if journal else [None] * len(jobs)
             todo = [i for i, result in enumerate(kept) if result is None]
 
@@ -123,15 +124,6 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
         raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
     _print_table(parsed, problems, results, as_json)
 
-
-def _journal(path: str | None) -> Any:
-    import contextlib
-
-    if path is None:
-        return contextlib.nullcontext(None)
-    from gridsolver.core.resume import Journal
-
-    return Journal(path, key=lambda record: str(record["input"]))
 
 
 def _kept(journal: Any, board: Board, job: tuple) -> Result | None:

@@ -103,6 +103,7 @@ def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | N
     from gridsolver.core import live
     from gridsolver.core.parallel import default_workers
     from gridsolver.core.result import Result
+    from gridsolver.core.resume import open_journal
     from gridsolver.ratrace.tournament import TournamentError, TournamentInterrupted, track_line
     from gridsolver.ratrace.tournament import play as play_tournament
 
@@ -117,7 +118,7 @@ def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | N
 
     shown_workers = workers or (1 if cluster else default_workers())
     try:
-        with _journal(resume) as journal, live.show(status), \
+        with open_journal(resume) as journal, live.show(status), \
                 live.tally("ratrace", f"play {player_spec}", tracks, "tracks", "rat-moves",
                            workers=shown_workers) as tally:
             kept = _kept_tracks(journal, tracks, seed, turns) if journal else {}
@@ -135,15 +136,6 @@ def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | N
         raise UserError(str(failed)) from None
     _summary(tournament, as_json)
 
-
-def _journal(path: str | None) -> Any:
-    import contextlib
-
-    if path is None:
-        return contextlib.nullcontext(None)
-    from gridsolver.core.resume import Journal
-
-    return Journal(path, key=lambda record: str(record["input"]))
 
 
 def _kept_tracks(journal: Any, tracks: int, seed: int, turns: int) -> dict[int, Any]:

@@ -130,6 +130,14 @@ def nrpa_level(seconds: float | None, playouts: int | None) -> int:
     return NRPA_LONG_LEVEL if long_in_time and long_in_playouts else NRPA_LEVEL
 
 
+def endgame_table(bits: int, memory_bytes: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The exact endgame search's table (keys, values, best moves: 20 bytes a slot) of 2^``bits``
+    slots, fewer when that would take more than half of ``memory_bytes``."""
+    while memory_bytes is not None and bits > 10 and 20 << bits > memory_bytes // 2:
+        bits -= 1
+    return np.zeros(1 << bits, np.int64), np.zeros(1 << bits, np.int64), np.zeros(1 << bits, np.int32)
+
+
 def polish_ending(cells: np.ndarray, width: int, height: int, seq: np.ndarray, penalty: bool,
                   deadline_ns: int, node_limit: int, memory_bytes: int | None) -> tuple[int, np.ndarray, int]:
     """Replace the ending of the game ``seq`` by a best possible one, solved exactly.
@@ -141,11 +149,7 @@ def polish_ending(cells: np.ndarray, width: int, height: int, seq: np.ndarray, p
     wins. Returns (points, moves, nodes).
     """
     n = width * height
-    bits = POLISH_TABLE_BITS
-    while memory_bytes is not None and bits > 10 and 20 << bits > memory_bytes // 2:
-        bits -= 1
-    keys, values = np.zeros(1 << bits, np.int64), np.zeros(1 << bits, np.int64)
-    best_moves = np.zeros(1 << bits, np.int32)
+    keys, values, best_moves = endgame_table(POLISH_TABLE_BITS, memory_bytes)
     zob = zobrist_table(n)
     stack = np.empty(n, np.int32)
     states = [cells.copy()]
@@ -182,11 +186,7 @@ def exact_game(cells: np.ndarray, width: int, height: int, penalty: bool, deadli
     """The best game from the start, searched exhaustively (memoised positions): (points, moves,
     nodes), or None when the search did not finish within the deadline, the nodes or the table."""
     n = width * height
-    bits = EXACT_TABLE_BITS
-    while memory_bytes is not None and bits > 10 and 20 << bits > memory_bytes // 2:
-        bits -= 1
-    keys, values = np.zeros(1 << bits, np.int64), np.zeros(1 << bits, np.int64)
-    best_moves = np.zeros(1 << bits, np.int32)
+    keys, values, best_moves = endgame_table(EXACT_TABLE_BITS, memory_bytes)
     zob = zobrist_table(n)
     value, nodes, complete = endgame_value(cells, width, height, zob, keys, values, best_moves, penalty,
                                            node_limit, deadline_ns)
