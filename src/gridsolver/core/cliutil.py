@@ -99,10 +99,14 @@ resume_option = click.option(
          "from the same command are taken as done, so a stopped run goes on where it stopped.")
 
 
-def workers_options(fn: F) -> F:
-    """Add ``--workers N`` and ``--cluster tcp://HOST:PORT``."""
-    fn = click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
-                      help="Run on a Dask cluster instead of local processes.")(fn)
-    fn = click.option("--workers", type=int, default=None, metavar="N",
-                      help="Local worker processes (default: all cores).")(fn)
-    return fn
+def workers_options(fn: F | None = None, *,
+                    workers_help: str = "Local worker processes (default: all cores).",
+                    cluster_help: str = "Run on a Dask cluster instead of local processes.") -> Any:
+    """Add ``--workers N`` and ``--cluster tcp://HOST:PORT`` (``@workers_options``, or with the help
+    texts of a command whose workers mean something else: ``@workers_options(workers_help=...)``)."""
+
+    def add(fn: F) -> F:
+        fn = click.option("--cluster", default=None, metavar="tcp://HOST:PORT", help=cluster_help)(fn)
+        return click.option("--workers", type=int, default=None, metavar="N", help=workers_help)(fn)
+
+    return add if fn is None else add(fn)

@@ -463,6 +463,20 @@ def watcher(search: Search, on_event: EventHandler | None = None) -> Watcher:
     return Watcher(search, handlers, shown.display)
 
 
+def tell_result(search: Search, result: Any) -> None:
+    """The events of a search that ran elsewhere (a worker of a run spread over boards), told when
+    its result arrives: ``start``, the result's ``improved`` and ``end``. The run's tally draws the
+    status line meanwhile."""
+    shown = _showing
+    if not shown.handlers:
+        return
+    search.started = time.monotonic() - float(result.stats.elapsed_s or 0.0)
+    teller = Watcher(search, list(shown.handlers), None)
+    teller.emit("start", time_budget_s=search.budget_s, workers=search.workers,
+                board_index=search.board_index, boards=search.boards)
+    teller.finish(result)
+
+
 # -- commands of many boards or tracks: one line for the whole run ------------------------------------
 class WorkMeter:
     """The work of the blocks read so far, never going back when a map's rows go, and its rate."""
