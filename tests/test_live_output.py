@@ -28,7 +28,7 @@ API_SEARCHES = [
 ]
 
 
-def check_events(events: list[dict], result) -> None:
+def check_events(events: list[dict], result, game_board=None) -> None:
     """What every game's events promise: start first, end last, improved scores never worse, the
     last improvement the result."""
     assert events[0]["event"] == "start" and events[-1]["event"] == "end"
@@ -43,14 +43,21 @@ def check_events(events: list[dict], result) -> None:
     assert scores[-1] == result.score
     assert events[-1]["status"] == result.status and events[-1]["score"] == result.score
     assert events[-1]["verified"] is True
+    for event in events:  # a solution that travels in an event replays to the score it came with
+        if event["event"] == "improved" and event.get("solution") is not None and game_board is not None:
+            replayed = game.check(game_board, event["solution"], **result.options)
+            assert replayed.score == event["score"], event
 
 
 @pytest.mark.parametrize(("game", "name", "options"), API_SEARCHES, ids=[g for g, _, _ in API_SEARCHES])
 def test_solve_tells_on_event_what_it_finds(game, name, options):
     module = getattr(gridsolver, game)
     events: list[dict] = []
-    result = module.solve(module.load(name)[0], on_event=events.append, **options)
-    check_events(events, result)
+    board = module.load(name)[0]
+    result = module.solve(board, on_event=events.append, **options)
+    check_events(events, result, board)
+    if game != "ratrace":  # its improvements are the points of a game still being played
+        assert any(e.get("solution") is not None for e in events if e["event"] == "improved"), events
 
 
 def run_solve_with_events(tmp_path, args: list[str]) -> tuple[list[dict], list[dict]]:

@@ -72,6 +72,14 @@ def test_the_rich_display_is_up_while_compiling_and_gone_after():
     assert watch._note._bar is None
 
 
+def test_on_compiled_hears_each_kernel_start_and_finish():
+    heard: list[int] = []
+    with warm.CompileWatch(mode="off", on_compiled=heard.append):
+        fresh_kernel()(1)
+        fresh_kernel()(1)
+    assert heard == [0, 1, 1, 2]  # the count finished so far, as each starts and ends
+
+
 class _Stderr:
     def __init__(self, terminal: bool) -> None:
         self.terminal = terminal

@@ -400,7 +400,7 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
                       np.int64)
     stats = np.zeros(4, np.int64)
     start = _Start(board, limit)
-    watch.improved(fallback.tokens)  # the walk program: a solution from the start
+    watch.improved(fallback.tokens, format_program(fallback.program))  # the walk: a solution at once
     exhausted = 0
     stopped = None
     solutions: list[Solution] = []

@@ -286,28 +286,36 @@ class Game(ABC, Generic[BoardT, MoveT]):
         checked = self.check_options(board, options)
         if cluster is None:
             count = self.workers_for(board, checked, count)
-        from gridsolver.core.warm import warm_up
-
         # Kernels compile (first run) or load, and workers start, before the search: the clock runs
         # on, but the seconds numba spent compiling are given back (never counted against --time).
         # Loading cached kernels and starting workers are start-up that every run pays: they count,
         # or the process would end seconds past --time. A Ctrl-C meanwhile is recorded and the
         # search then reads its deadlines as spent. A cluster's workers are not ours to start, but
         # they are warmed too (each of them, in place of local ones: see core.warm.warm_workers).
-        if count > 1 and cluster is None and self.worker_modules:  # they import while this one warms
-            from gridsolver.core.parallel import start_workers
-
-            start_workers(count, self.worker_modules)
-        warmed = warm_up(self, board, checked, count, cluster=cluster)
-        exclude_compiling(budget, warmed.compile_s)
         from gridsolver.core import live
+        from gridsolver.core.warm import NOTE, NOTE_ENV, warm_up
 
         label = label or self.label(board)
         score_name, minimize = self.sense(checked)
         watcher = live.watcher(live.Search(self.name, label, score_name, minimize, self.work_name,
                                            budget.time_s, count, started=budget.started_ns / 1e9), on_event)
+        watcher.start_up(live.STARTING)  # the status line says so while the kernels load (or compile)
         watcher.start()
         try:
+            if count > 1 and cluster is None and self.worker_modules:  # they import while this one warms
+                from gridsolver.core.parallel import start_workers
+
+                start_workers(count, self.worker_modules)
+            # on a status line, compiling is told there (unless GRIDSOLVER_COMPILE_NOTE asks for the note)
+            shown = watcher.display is not None and not os.environ.get(NOTE_ENV)
+
+            def compiling(done: int) -> None:
+                watcher.start_up(f"{NOTE}: {done} done")
+
+            warmed = warm_up(self, board, checked, count, cluster=cluster, mode="off" if shown else None,
+                             on_compiled=compiling if shown else None)
+            exclude_compiling(budget, warmed.compile_s)
+            watcher.searching(budget.started_ns / 1e9)
             result = self._search_heard(board, budget, seed, count, cluster, label, checked,
                                         _notes(progress, watcher.heard))
         finally:

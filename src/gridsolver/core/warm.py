@@ -94,7 +94,7 @@ class CompileWatch:
 
     Only outermost compilations count: compiling a kernel compiles the
     functions it calls inside the same event. ``on_compiled(count)`` hears
-    each finished one.
+    each one start (with the count finished so far) and finish.
     """
 
     def __init__(self, mode: str | None = None,
@@ -129,6 +129,8 @@ class CompileWatch:
         if self._depth == 1:
             self._started = time.perf_counter()
             self._note.start()
+            if self._on_compiled is not None:  # told as it starts too: the first kernel takes long
+                self._on_compiled(self.compiled)
 
     def ended(self) -> None:
         self._depth -= 1
