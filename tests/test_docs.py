@@ -82,3 +82,76 @@ def test_the_reference_pages_hold_the_contracts_sections(site):
     assert "score_name" in _page(site, "reference/json")
     for event in ("start", "improved", "bound", "end"):
         assert f"<code>{event}</code>" in _page(site, "reference/events"), event
+
+
+# ---------------------------------------------------------------------------------------------
+# The guides' examples run as written: every command of their ``console`` blocks, in a folder
+# holding the board files the page shows (blocks titled with a file name), with the output the
+# page says it prints. The rules are the README's (tests/test_readme.py): a line that depends on
+# timing is compared by its label, a JSON line without its timing keys, a last line ``...``
+# stands for the rest; here, in addition, decimal figures (seconds in a table's column) are
+# compared by their place alone. No mkdocs needed: these run in the default test run.
+
+import re as _re  # noqa: E402
+
+from tests.test_readme import CONSOLE, MORE, TITLED, commands, same_line  # noqa: E402
+
+#: the pages of the manual whose console blocks run here (the README and Getting started run in
+#: tests/test_readme.py)
+GUIDES = tuple(ROOT / "docs" / f"{name}.md" for name in GAMES) + (ROOT / "docs" / "ratrace-champion.md",)
+DECIMAL = _re.compile(r"\d+\.\d+")
+
+
+def guide_blocks() -> list[tuple[Path, int, str]]:
+    return [(page, number, block) for page in GUIDES if page.is_file()
+            for number, block in enumerate(CONSOLE.findall(page.read_text(encoding="utf-8")), 1)]
+
+
+def same_guide_line(expected: str, actual: str) -> bool:
+    if same_line(expected, actual):
+        return True
+    mask = lambda line: " ".join(DECIMAL.sub("#", line).split())  # noqa: E731
+    return mask(expected) == mask(actual)
+
+
+def test_the_guide_lines_match_as_the_readme_s_do_with_seconds_masked():
+    assert same_guide_line("07-full-12x12   144  7 optimal   0.104  LOOP{F}", "07-full-12x12   144  7 optimal   0.2  LOOP{F}")
+    assert not same_guide_line("07   144  7 optimal   0.104  LOOP{F}", "07   144  8 optimal   0.104  LOOP{F}")
+    assert not same_guide_line("ring.txt: optimal, tokens 4", "ring.txt: best-found, tokens 4")
+
+
+def test_every_guide_runs_examples_of_its_game():
+    for game in GAMES:
+        page = ROOT / "docs" / f"{game}.md"
+        run = [command for block in CONSOLE.findall(page.read_text(encoding="utf-8"))
+               for command, _ in commands(block)]
+        assert any(command.startswith(f"gridsolver {game} solve ") for command in run), game
+        assert any(f"gridsolver {game} show " in command for command in run), game
+
+
+@pytest.mark.parametrize("page, block", [pytest.param(page, block, id=f"{page.stem}-{number}")
+                                         for page, number, block in guide_blocks()])
+def test_guide_example_prints_what_the_page_says(page, block, tmp_path):
+    for name, text in TITLED.findall(page.read_text(encoding="utf-8")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shim = bin_dir / "gridsolver"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m gridsolver "$@"\n', encoding="utf-8")
+    shim.chmod(0o755)
+    env = {key: value for key, value in os.environ.items() if key not in ("GRIDSOLVER_COLOUR", "FORCE_COLOR")}
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    for command, expected in commands(block):
+        done = subprocess.run(command, shell=True, capture_output=True, text=True, cwd=tmp_path, env=env,
+                              timeout=120)
+        assert done.returncode == 0, f"{command}\n{done.stderr}"
+        actual = done.stdout.splitlines()
+        if expected and expected[-1] == MORE:
+            expected = expected[:-1]
+            actual = actual[:len(expected)]
+        assert len(actual) == len(expected), \
+            f"{command}: {len(actual)} lines, the page shows {len(expected)}:\n{done.stdout}"
+        wrong = [(want, got) for want, got in zip(expected, actual, strict=True) if not same_guide_line(want, got)]
+        assert not wrong, f"{command}: lines differ (page, run):\n" + "\n".join(
+            f"{want}\n{got}\n" for want, got in wrong)
