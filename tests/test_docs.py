@@ -155,3 +155,23 @@ def test_guide_example_prints_what_the_page_says(page, block, tmp_path):
         wrong = [(want, got) for want, got in zip(expected, actual, strict=True) if not same_guide_line(want, got)]
         assert not wrong, f"{command}: lines differ (page, run):\n" + "\n".join(
             f"{want}\n{got}\n" for want, got in wrong)
+
+
+PYTHON = _re.compile(r"^```python\n(.*?)^```", _re.DOTALL | _re.MULTILINE)
+PRINTS = _re.compile(r"^# prints: (.*)$", _re.MULTILINE)
+
+
+def guide_python() -> list[tuple[Path, int, str]]:
+    return [(page, number, code) for page in GUIDES if page.is_file()
+            for number, code in enumerate(PYTHON.findall(page.read_text(encoding="utf-8")), 1)
+            if PRINTS.search(code)]
+
+
+@pytest.mark.parametrize("page, code", [pytest.param(page, code, id=f"{page.stem}-py{number}")
+                                        for page, number, code in guide_python()])
+def test_guide_python_example_prints_what_the_page_says(page, code, tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == PRINTS.findall(code)
