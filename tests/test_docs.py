@@ -7,11 +7,14 @@ unless ``GRIDSOLVER_REQUIRE_DOCS=1`` (as in CI) makes that a failure.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.test_readme import CONSOLE, MORE, TITLED, commands, same_line
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("bunny", "pegs", "clickomania", "samegame", "ratrace")
@@ -28,10 +31,9 @@ def _need_mkdocs() -> None:
         pytest.skip(f"the docs extra is not installed (pip install -e '.[docs]'): {exc}")
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+def build_site(out: Path) -> Path:
+    """Build the site into ``out`` with ``mkdocs build --strict`` (the docs extra is needed)."""
     _need_mkdocs()
-    out = tmp_path_factory.mktemp("site")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(ROOT / "src"))
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file",
                            str(ROOT / "mkdocs.yml"), "--site-dir", str(out)],
@@ -40,14 +42,37 @@ def site(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return build_site(tmp_path_factory.mktemp("site"))
+
+
 def _page(site: Path, path: str) -> str:
     return (site / path / "index.html").read_text(encoding="utf-8")
 
 
 def test_the_site_builds_strict_with_its_pages(site):
     for path in ("", "getting-started", "contract", "contributing", "changelog", "reference/python",
-                 "reference/json", "reference/events", "reference/exit-codes", "reference/cli"):
+                 "reference/json", "reference/events", "reference/exit-codes", "reference/cli", "benchmarks",
+                 "research", "ratrace-champion", *GAMES, *(f"engines/{game}" for game in GAMES),
+                 *(f"research/{game}" for game in GAMES)):
         assert (site / path / "index.html").is_file(), path
+
+
+def test_the_benchmarks_page_is_benchmarks_md(site):
+    page = _page(site, "benchmarks")
+    assert "<h1" in page and "Benchmarks</h1>" in page
+    for section in ("bunny", "pegs", "clickomania", "samegame", "ratrace_heldout"):
+        assert f'id="{section}"' in page, section
+
+
+def test_the_navigation_keeps_the_manual_and_the_research_notes_apart(site):
+    home = _page(site, "")
+    nav = home[home.index('class="md-nav md-nav--primary"'):]
+    for label in ("Guides", "How it works", "Benchmarks", "Research notes", "Reference"):
+        assert label in nav, label
+    for game in ("Hopping Bunny", "Peg solitaire", "Clickomania", "SameGame", "The Genetic Rat Race"):
+        assert nav.count(game) >= 2, game  # a guide, and a page of research notes
 
 
 def test_the_home_page_is_the_readme(site):
@@ -92,14 +117,10 @@ def test_the_reference_pages_hold_the_contracts_sections(site):
 # stands for the rest; here, in addition, decimal figures (seconds in a table's column) are
 # compared by their place alone. No mkdocs needed: these run in the default test run.
 
-import re as _re  # noqa: E402
-
-from tests.test_readme import CONSOLE, MORE, TITLED, commands, same_line  # noqa: E402
-
 #: the pages of the manual whose console blocks run here (the README and Getting started run in
 #: tests/test_readme.py)
 GUIDES = tuple(ROOT / "docs" / f"{name}.md" for name in GAMES) + (ROOT / "docs" / "ratrace-champion.md",)
-DECIMAL = _re.compile(r"\d+\.\d+")
+DECIMAL = re.compile(r"\d+\.\d+")
 
 
 def guide_blocks() -> list[tuple[Path, int, str]]:
@@ -115,8 +136,10 @@ def same_guide_line(expected: str, actual: str) -> bool:
 
 
 def test_the_guide_lines_match_as_the_readme_s_do_with_seconds_masked():
-    assert same_guide_line("07-full-12x12   144  7 optimal   0.104  LOOP{F}", "07-full-12x12   144  7 optimal   0.2  LOOP{F}")
-    assert not same_guide_line("07   144  7 optimal   0.104  LOOP{F}", "07   144  8 optimal   0.104  LOOP{F}")
+    assert same_guide_line("07-full-12x12   144  7 optimal   0.104  LOOP{F}",
+                           "07-full-12x12   144  7 optimal   0.2  LOOP{F}")
+    assert not same_guide_line("07   144  7 optimal   0.104  LOOP{F}",
+                               "07   144  8 optimal   0.104  LOOP{F}")
     assert not same_guide_line("ring.txt: optimal, tokens 4", "ring.txt: best-found, tokens 4")
 
 
@@ -152,13 +175,14 @@ def test_guide_example_prints_what_the_page_says(page, block, tmp_path):
             actual = actual[:len(expected)]
         assert len(actual) == len(expected), \
             f"{command}: {len(actual)} lines, the page shows {len(expected)}:\n{done.stdout}"
-        wrong = [(want, got) for want, got in zip(expected, actual, strict=True) if not same_guide_line(want, got)]
+        wrong = [(want, got) for want, got in zip(expected, actual, strict=True)
+                 if not same_guide_line(want, got)]
         assert not wrong, f"{command}: lines differ (page, run):\n" + "\n".join(
             f"{want}\n{got}\n" for want, got in wrong)
 
 
-PYTHON = _re.compile(r"^```python\n(.*?)^```", _re.DOTALL | _re.MULTILINE)
-PRINTS = _re.compile(r"^# prints: (.*)$", _re.MULTILINE)
+PYTHON = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
+PRINTS = re.compile(r"^# prints: (.*)$", re.MULTILINE)
 
 
 def guide_python() -> list[tuple[Path, int, str]]:
