@@ -115,7 +115,10 @@ def test_the_reference_pages_hold_the_contracts_sections(site):
 # page says it prints. The rules are the README's (tests/test_readme.py): a line that depends on
 # timing is compared by its label, a JSON line without its timing keys, a last line ``...``
 # stands for the rest; here, in addition, decimal figures (seconds in a table's column) are
-# compared by their place alone. No mkdocs needed: these run in the default test run.
+# compared by their place alone. Every command must exit 0; a command whose exit code is part of
+# the example (an impossible board exits 1) is written ``CMD; echo "exit $?"``, so the code is a
+# line of its output and is compared like the rest. No mkdocs needed: these run in the default
+# test run.
 
 #: the pages of the manual whose console blocks run here (the README and Getting started run in
 #: tests/test_readme.py)
