@@ -170,7 +170,7 @@ def test_guide_example_prints_what_the_page_says(page, block, tmp_path):
     env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
     for command, expected in commands(block):
         done = subprocess.run(command, shell=True, capture_output=True, text=True, cwd=tmp_path, env=env,
-                              timeout=120)
+                              timeout=300)
         assert done.returncode == 0, f"{command}\n{done.stderr}"
         actual = done.stdout.splitlines()
         if expected and expected[-1] == MORE:
@@ -199,6 +199,6 @@ def guide_python() -> list[tuple[Path, int, str]]:
 def test_guide_python_example_prints_what_the_page_says(page, code, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
-                          timeout=120, env=env)
+                          timeout=300, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == PRINTS.findall(code)

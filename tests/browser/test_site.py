@@ -3,7 +3,8 @@
 The site is built with ``mkdocs build --strict`` (the docs extra), served from a local HTTP
 server, and its home page and one game guide are opened in Debian's chromium: no console
 error, the navigation lists every game's guide, and a screenshot of each page is saved in the
-test's folder (its path is printed, so ``pytest -s`` or a failure's output shows where).
+test's folder: its path is printed (``pytest -rA`` or a failure's output shows it) and recorded
+as the test's ``screenshot`` property in a JUnit XML report (``--junitxml``).
 """
 
 from __future__ import annotations
@@ -65,10 +66,11 @@ def _visit(browser: Any, url: str, shot: Path) -> tuple[list[str], list[str], li
 
 @pytest.mark.parametrize("path, title", [("", "gridsolver"), ("samegame/", "SameGame")])
 def test_a_page_of_the_site_opens_without_errors_and_lists_every_game(browser, served_site, path, title,
-                                                                       tmp_path):
+                                                                       tmp_path, record_property):
     shot = tmp_path / f"site-{path.strip('/') or 'home'}.png"
     errors, links, failed, page_title = _visit(browser, served_site + path, shot)
     print(f"screenshot: {shot}")
+    record_property("screenshot", str(shot))  # in the JUnit XML report, beside the test
     assert page_title.startswith(title), page_title
     assert not errors, errors
     assert not failed, failed
