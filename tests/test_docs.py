@@ -117,8 +117,10 @@ def test_the_reference_pages_hold_the_contracts_sections(site):
 # stands for the rest; here, in addition, decimal figures (seconds in a table's column) are
 # compared by their place alone. Every command must exit 0; a command whose exit code is part of
 # the example (an impossible board exits 1) is written ``CMD; echo "exit $?"``, so the code is a
-# line of its output and is compared like the rest. No mkdocs needed: these run in the default
-# test run.
+# line of its output and is compared like the rest. ``sh`` blocks are not run: they hold command
+# synopses and runs too long for a test (a whole standard set, a Dask cluster). Every ``python``
+# block of these pages (and of the architecture and API reference pages) states what it prints
+# (``# prints: ...``) and runs. No mkdocs needed: these run in the default test run.
 
 #: the pages of the manual whose console blocks run here (the README and Getting started run in
 #: tests/test_readme.py)
@@ -188,10 +190,20 @@ PYTHON = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
 PRINTS = re.compile(r"^# prints: (.*)$", re.MULTILINE)
 
 
+#: the pages whose Python examples run here: the guides, the architecture and the API reference
+PYTHON_PAGES = GUIDES + (ROOT / "docs" / "contract.md", ROOT / "docs" / "reference" / "python.md")
+
+
 def guide_python() -> list[tuple[Path, int, str]]:
-    return [(page, number, code) for page in GUIDES if page.is_file()
+    return [(page, number, code) for page in PYTHON_PAGES if page.is_file()
             for number, code in enumerate(PYTHON.findall(page.read_text(encoding="utf-8")), 1)
             if PRINTS.search(code)]
+
+
+def test_every_python_example_of_the_manual_says_what_it_prints():
+    for page in PYTHON_PAGES:
+        for code in PYTHON.findall(page.read_text(encoding="utf-8")):
+            assert PRINTS.search(code), f"{page.name}: a Python example without '# prints: ...'"
 
 
 @pytest.mark.parametrize("page, code", [pytest.param(page, code, id=f"{page.stem}-py{number}")
