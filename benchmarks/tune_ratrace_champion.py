@@ -1,4 +1,4 @@
-"""Tune the rat race champion's parameters on training tracks (issue 18); not a run.py section.
+"""Tune the rat race champion's parameters on training tracks; not a run.py section.
 
 A variant is the champion's decision rule (``kernels/planner.py``) with other
 parameters: the wander rate and how the 6-bit colour codes decode into
@@ -72,8 +72,8 @@ def before_table() -> np.ndarray:
     return table
 
 
-# Layouts in which one bit flip turns a "plain" belief into "never step" more often (issue 18,
-# session 4 in docs/ratrace-champion.md). In the `before` table only 8 of the 32 plain codes
+# Layouts in which one bit flip turns a "plain" belief into "never step" more often (see the rat
+# race's research notes). In the `before` table only 8 of the 32 plain codes
 # have a "never step" neighbour, so a wall that the whole front believes plain is unlearnt slowly.
 
 
