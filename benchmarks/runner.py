@@ -186,8 +186,22 @@ def write_section(name: str, text: str, path: Path = BENCHMARKS_MD) -> None:
         _replace_section(name, text, path)
 
 
+#: What BENCHMARKS.md holds above its sections (the sections follow, each under ``## NAME``).
+HEADER = """# Benchmarks
+
+Measured figures only: every table below is written by
+`python benchmarks/run.py NAME --write` (see `benchmarks/runner.py`), on the
+project's machine (2 cores) unless a note says otherwise. Benchmarks are not
+tests: they never fail because a machine is slow. Notes on what the figures
+mean and on experiments live in the documentation (the engines' pages and
+the research notes), not here.
+"""
+
+
 def _replace_section(name: str, text: str, path: Path) -> None:
-    content = path.read_text() if path.exists() else "# Benchmarks\n"
+    content = path.read_text() if path.exists() else HEADER
+    if not content.startswith(HEADER):  # the header as the runner writes it, whatever it was
+        content = HEADER + content[content.index("\n## "):] if "\n## " in content else HEADER
     pattern = re.compile(rf"<!-- bench:{re.escape(name)} -->.*?<!-- /bench:{re.escape(name)} -->",
                          re.S)
     if pattern.search(content):

@@ -66,3 +66,19 @@ def test_a_samegame_section_is_built_from_every_seed_kept_each_row_naming_its_co
     assert [row[1:4] for row in by_position.rows] == [[10, 30, 30], [50, 40, 50]]
     text = runner.section("samegame", [per_seed, spread, by_position], "cmd", records=True)
     assert "benchmarks/records/samegame.jsonl" in text and "_Code: commit" not in text
+
+
+def test_benchmarks_md_holds_only_what_the_runner_writes():
+    """The runner's header, then sections under ``## NAME``, each only the runner's own block: notes
+    written by hand belong in the documentation, not between the tables."""
+    import re
+
+    from runner import BENCHMARKS_MD, HEADER
+
+    text = BENCHMARKS_MD.read_text()
+    assert text.startswith(HEADER)
+    rest = text[len(HEADER):]
+    blocks = re.findall(r"\n## (\S+)\n\n<!-- bench:(\S+) -->.*?<!-- /bench:\2 -->\n", rest, re.S)
+    assert blocks and all(heading == name for heading, name in blocks)
+    leftover = re.sub(r"\n## (\S+)\n\n<!-- bench:\1 -->.*?<!-- /bench:\1 -->\n", "", rest, flags=re.S)
+    assert leftover.strip() == "", leftover[:500]
