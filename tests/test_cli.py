@@ -59,7 +59,7 @@ def test_input_error_becomes_one_line_and_exit_2(tmp_path):
     bad.write_text("01\n0z\n")
     result = CliRunner().invoke(top, ["read", str(bad)])
     assert result.exit_code == 2
-    assert result.output.strip() == (f"gridsolver: error: {bad}, row 2, column 2 (line 2): "
+    assert result.output.strip() == (f"gridsolver: error: {bad}, row 1, column 1 (line 2): "
                                      "unexpected character 'z' (allowed: '0', '1')")
 
 

@@ -111,4 +111,4 @@ def test_an_unknown_option_is_refused_before_any_search():
     from gridsolver import samegame
 
     with pytest.raises(InputError, match=r"samegame: unknown option\(s\) colours \(known: penalty, method\)"):
-        samegame.solve(samegame.named("standard-20"), nodes=10, colours=3)
+        samegame.solve(samegame.named("standard-20#1"), nodes=10, colours=3)

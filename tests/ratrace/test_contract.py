@@ -79,7 +79,7 @@ def test_the_text_format_reads_as_documented():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("00000\n00g00", "row 2, column 3"),
+    ("00000\n00g00", "row 1, column 2"),
     ("00000\n0000", "all rows must have the same width"),
     ("0000\n0000", "at least 5"),
     ("colour 3: trap 1\n00000", "a trap takes an offset"),

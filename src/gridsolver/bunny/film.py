@@ -142,7 +142,7 @@ def sample(executed: int, limit: int | None = None) -> Callable[[int], bool] | N
 
 def _where(board: Board, square: int) -> str:
     row, column = board.squares[square]
-    return f"({row + 1},{column + 1})"
+    return f"({row},{column})"
 
 
 def film(board: Board, program: Program, options: Mapping[str, Any]) -> Film:

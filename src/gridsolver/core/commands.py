@@ -55,6 +55,7 @@ from gridsolver.core.errors import InputError
 from gridsolver.core.game import Game
 from gridsolver.core.options import click_option
 from gridsolver.core.result import SCHEMA_VERSION, Result
+from gridsolver.core.words import plural
 
 #: One table for every game (docs/contract.md repeats it).
 EXIT_CODES = {
@@ -250,13 +251,17 @@ def _check_command(game: Game[Any, Any]) -> click.Command:
         SOLUTION is written in the game's notation (quote it for the shell), or
         is a file of `solve --json` lines: then BOARD may be '-' to use the
         boards stored in the results, and each result's claimed score is checked.
+        Exit code 0 when the solution is legal and meets the objective (and its
+        claimed score), 1 when it is legal but does not, 2 when it breaks the rules.
         """
         records = _result_records(solution)
         if records is None:
             text = game.texts([board])[0]
-            _print_check(game, text.label, game.parse(text), game.parse_solution(solution), {}, None, as_json)
-            return
+            ok = _print_check(game, text.label, game.parse(text), game.parse_solution(solution), {}, None,
+                              as_json)
+            raise SystemExit(EXIT_OK if ok else EXIT_NOT_SOLVED)
         given = [] if board == "-" else game.texts([board])
+        failed = 0
         for k, record in enumerate(records):
             if record.game != game.name:
                 raise InputError(f"{solution}: result {k + 1} is a {record.game} result, not {game.name}")
@@ -268,7 +273,9 @@ def _check_command(game: Game[Any, Any]) -> click.Command:
                 parsed = game.parse(given[min(k, len(given) - 1)])
             if record.solution is None:
                 raise InputError(f"{solution}: result {k + 1} ({record.input}) has no solution to check")
-            _print_check(game, record.input, parsed, record.solution, record.options, record, as_json)
+            failed += not _print_check(game, record.input, parsed, record.solution, record.options, record,
+                                       as_json)
+        raise SystemExit(EXIT_NOT_SOLVED if failed else EXIT_OK)
 
     return check
 
@@ -295,7 +302,8 @@ def _result_records(argument: str) -> list[Result] | None:
 
 
 def _print_check(game: Game[Any, Any], label: str, board: Any, solution: Any, options: dict[str, Any],
-                 claimed: Result | None, as_json: bool) -> None:
+                 claimed: Result | None, as_json: bool) -> bool:
+    """Replay one solution and print what it gives; whether it meets the objective (and the claimed score)."""
     replayed = game.check(board, solution, **options)
     matches = None if claimed is None else (claimed.score == replayed.score)
     score_name = game.score_name if claimed is None else claimed.score_name
@@ -306,14 +314,13 @@ def _print_check(game: Game[Any, Any], label: str, board: Any, solution: Any, op
                                "claimed_score": None if claimed is None else claimed.score,
                                "score_matches": matches}, separators=(",", ":")))
     else:
-        line = (f"{label}: legal, {replayed.steps} steps, {score_name} {replayed.score}, "
+        line = (f"{label}: legal, {plural(replayed.steps, 'step')}, {score_name} {replayed.score}, "
                 f"objective {'met' if replayed.complete else 'not met'}")
         if claimed is not None:
             line += (", matches the claimed score" if matches
                      else f", but the result claims {claimed.score}")
         click.echo(line)
-    if claimed is not None and not matches:
-        raise SystemExit(EXIT_NOT_SOLVED)
+    return replayed.complete and matches is not False
 
 
 # -- boards and format -------------------------------------------------------------------------
