@@ -190,7 +190,7 @@ def test_a_budget_cuts_a_game_short_and_the_result_says_which():
     ({}, "a game needs a player"),
     ({"player": "nobody"}, "no such player"),
     ({"player": 42}, "expected a built-in player name"),
-    ({"player": "forward", "turns": -1}, "--turns must be at least 0"),
+    ({"player": "forward", "turns": -1}, "--turns -1: expected a whole number from 0 to 1,000,000,000"),
     ({"player": "forward", "turns": "many"}, "--turns 'many'"),
     ({"player": "forward", "lives": 3}, "unknown option"),
 ])

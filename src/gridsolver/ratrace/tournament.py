@@ -35,7 +35,7 @@ from gridsolver.core.game import check_seed, check_workers, make_budget
 from gridsolver.core.result import Result, Stats
 from gridsolver.ratrace.game import DEFAULT_TURNS, GAME, SEED_PREFIX
 from gridsolver.ratrace.generate import generate_track
-from gridsolver.ratrace.guard import Guard, make_guard
+from gridsolver.ratrace.guard import Guard, check_turns, make_guard
 from gridsolver.ratrace.jobs import TrackJob
 from gridsolver.ratrace.players import Player, as_player
 
@@ -55,6 +55,7 @@ class TournamentError(InputError):
         self.tournament = tournament
         failed = tournament.failures
         first = failed[0].details["error"]
+        self.trace = failed[0].details.get("traceback", "")  # the first failure's, for --debug
         super().__init__(first if len(failed) == 1 else
                          f"{len(failed)} of {len(tournament.results)} tracks failed; the first: {first}")
 
@@ -301,8 +302,7 @@ def _check_numbers(tracks: Any, turns: Any, seed: Any) -> None:
     if tracks > MAX_TRACKS:
         raise InputError(f"--tracks {tracks:,}: at most {MAX_TRACKS:,} tracks per tournament (it keeps "
                          "every track's result); play more as several tournaments with --seed")
-    if isinstance(turns, bool) or not isinstance(turns, int) or turns < 0:
-        raise InputError(f"--turns must be at least 0, got {turns}")
+    check_turns(turns)
     seed = check_seed(seed)
 
 
