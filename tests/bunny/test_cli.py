@@ -124,3 +124,15 @@ def test_help_does_not_import_numba():
 def test_random_rejects_impossible_sizes():
     result = invoke("random", "--squares", "1")
     assert result.exit_code == 2 and "--squares must be between 2 and 4000, got 1" in result.output
+
+
+def test_check_and_run_count_in_words_that_agree_with_the_number(tmp_path):
+    path = tmp_path / "b.txt"
+    path.write_text("S##\n")
+    checked = invoke("check", str(path), "F")
+    assert checked.exit_code == 1
+    assert checked.output == f"{path}: legal, 1 step, tokens 1, objective not met\n"
+    ran = invoke("run", str(path), "F")
+    assert ran.exit_code == 1
+    assert ran.output == (f"{path}: F (1 token) does not solve the board after 1 step\n"
+                          "  1 square unmarked: row 0, column 2\n")

@@ -96,3 +96,10 @@ def test_the_api_checks_turns_as_input_too():
         ratrace.solve(ratrace.named("seed/1"), player="forward", turns=99_999_999_999)
     with pytest.raises(InputError, match=r"--turns 99999999999"):
         ratrace.play("forward", tracks=1, turns=99_999_999_999)
+
+
+def test_play_counts_in_words_that_agree_with_the_number():
+    result = invoke("play", "--player", "forward", "--tracks", "1", "--turns", "5", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("track 1 (seed 0): 1 point, ")  # forward scores no goal in 5 turns
+    assert "over 1 track (median 1, best 1, 1 track at 1-2 points)" in result.output

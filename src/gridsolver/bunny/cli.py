@@ -122,7 +122,7 @@ def bench(time_s: float, memory_mb: float | None, as_json: bool, workers: int | 
         todo = [job for job in jobs if kept.get(job[1]) is None]
 
         def finished(_: int, row: dict[str, Any]) -> None:
-            tally.finished(f"{row['board']} {row['score']} tokens")
+            tally.finished(f"{row['board']} {plural(row['score'], 'token')}")
             if journal and not interrupt.requested():  # a board cut short by Ctrl-C runs again
                 journal.record(row)
 

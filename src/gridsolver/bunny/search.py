@@ -34,7 +34,7 @@ from gridsolver.core import interrupt, watch
 from gridsolver.core.budget import NO_LIMIT, Budget, peak_rss_mb
 from gridsolver.core.kernels.stops import EXHAUSTED, LIBRARY_FULL
 from gridsolver.core.result import Result, Stats
-from gridsolver.core.words import cell
+from gridsolver.core.words import cell, plural
 
 GAME = "bunny"
 DEFAULT_LIMIT = 1
@@ -506,7 +506,7 @@ def _collect(board: Board, lib: Library, start: _Start, solutions: list[Solution
 
 
 def _tokens(count: int) -> str:
-    return f"{count} token" if count == 1 else f"{count} tokens"
+    return plural(count, "token")
 
 
 def _stopped_by(status: int, stats: np.ndarray, budget: Budget) -> str:
@@ -541,7 +541,7 @@ def solve(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT,
     else:
         status = "best-found"
         proof = (f"best found: every program of up to {_tokens(outcome.exhausted)} was ruled out "
-                 f"(for {bound}); {k} tokens found")
+                 f"(for {bound}); {_tokens(k)} found")
     stats = Stats(nodes=outcome.nodes, elapsed_s=time.perf_counter() - start, peak_memory_mb=peak_rss_mb())
     details = {
         "tokens": k,

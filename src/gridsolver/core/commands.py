@@ -214,7 +214,7 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
             if interrupt.requested():
                 left = len(boards) - len(results)
                 click.echo(f"gridsolver: interrupted: {label_of(result)} stopped with its best so far"
-                           + (f"; {left} board(s) not started" if left else ""), err=True)
+                           + (f"; {plural(left, 'board')} not started" if left else ""), err=True)
                 raise SystemExit(EXIT_INTERRUPTED)
     raise SystemExit(exit_code(results))
 
@@ -341,7 +341,7 @@ def print_boards(games: Sequence[Game[Any, Any]], as_json: bool) -> None:
                 click.echo(json.dumps({"game": game.name, "name": named.name, "boards": named.count,
                                        "description": named.description}, separators=(",", ":")))
             else:
-                count = f"{named.count} boards" if named.count != 1 else "1 board"
+                count = plural(named.count, "board")
                 click.echo(f"{game.name:<12} {named.name:<24} {count:>11}  {named.description}")
 
 
@@ -442,7 +442,8 @@ def run_show(game: Game[Any, Any], values: dict[str, Any], options: dict[str, An
             if kind in written:
                 extra = (f", {written['bytes'] / 1024:,.0f} KB" if kind == "html"
                          else f", step {written['frame']}")
-                click.echo(f"wrote {written[kind]} ({film.steps} steps{extra})", err=values["steps"])
+                click.echo(f"wrote {written[kind]} ({plural(film.steps, 'step')}{extra})",
+                           err=values["steps"])
 
 
 def _show_input(game: Game[Any, Any], source: str, solution: str | None, index: int,
@@ -453,7 +454,7 @@ def _show_input(game: Game[Any, Any], source: str, solution: str | None, index: 
         if not records:
             raise InputError(f"{source}: no result in the file")
         if index > len(records):
-            raise InputError(f"--index {index}: {source} holds {len(records)} result(s)")
+            raise InputError(f"--index {index}: {source} holds {plural(len(records), 'result')}")
         record = records[index - 1]
         if record.game != game.name:
             raise InputError(f"{source}: result {index} is a {record.game} result, not {game.name} "
@@ -464,7 +465,7 @@ def _show_input(game: Game[Any, Any], source: str, solution: str | None, index: 
         return record.input, board, record.solution, {**record.options, **options}
     texts = game.texts([source])
     if index > len(texts):
-        raise InputError(f"--index {index}: {source} holds {len(texts)} board(s)")
+        raise InputError(f"--index {index}: {source} holds {plural(len(texts), 'board')}")
     text = texts[index - 1]
     parsed = None if solution is None else game.parse_solution(solution)
     return text.label, game.parse(text), parsed, options

@@ -64,8 +64,8 @@ class ClusterLost(GridsolverError):
     (index -> result), which the command prints before it exits with its own code."""
 
     def __init__(self, address: str, done: dict[int, object], cause: str) -> None:
-        super().__init__(f"the Dask scheduler at {address} went away ({cause}); {len(done)} item(s) had "
-                         "finished")
+        super().__init__(f"the Dask scheduler at {address} went away ({cause}); {len(done)} "
+                         f"{'item had' if len(done) == 1 else 'items had'} finished")
         self.address = address
         self.done = done
 

@@ -15,8 +15,10 @@ def cell(row: int, column: int) -> str:
 
 
 def plural(count: float | int, noun: str, many: str | None = None) -> str:
-    """``count`` and ``noun``, the noun in the plural unless the count is 1: ``1 point``, ``0 points``.
+    """``count`` and ``noun``, the noun in the plural unless the count is 1: ``1 point``, ``0 points``,
+    ``4,096 cells`` (whole numbers grouped by thousands).
 
-    ``many`` is the plural when it is not ``noun + "s"`` (``plural(2, "cell left", "cells left")``).
+    ``many`` is the plural when it is not ``noun + "s"`` (``plural(2, "peg left", "pegs left")``).
     """
-    return f"{count} {noun if count == 1 else (many or noun + 's')}"
+    shown = f"{count:,}" if isinstance(count, int) else f"{count:g}"
+    return f"{shown} {noun if count == 1 else (many or noun + 's')}"

@@ -22,6 +22,7 @@ from gridsolver.core.cliutil import (
 )
 from gridsolver.core.commands import game_group
 from gridsolver.core.options import click_option
+from gridsolver.core.words import plural
 from gridsolver.ratrace.game import DEFAULT_TURNS, GAME, picture
 from gridsolver.ratrace.game import GUARD_OPTIONS as GUARD_OPTION_NAMES
 from gridsolver.ratrace.rules import MAX_TURNS
@@ -112,7 +113,7 @@ def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | N
         live.clear_line()
         click.echo(result.to_json() if as_json else track_line(index + 1, result))
         sys.stdout.flush()
-        tally.finished(f"track {index + 1}: {result.score} points" if result.score is not None
+        tally.finished(f"track {index + 1}: {plural(result.score, 'point')}" if result.score is not None
                        else f"track {index + 1}: {result.status}")
         if journal and index not in kept and result.stopped != "interrupted":
             journal.record(result.to_dict())
@@ -130,7 +131,7 @@ def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | N
     except TournamentInterrupted as stop:
         _summary(stop.tournament, as_json)
         played = len(stop.tournament.results)
-        click.echo(f"gridsolver: interrupted: {played} of {tracks} tracks finished", err=True)
+        click.echo(f"gridsolver: interrupted: {played:,} of {plural(tracks, 'track')} finished", err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
     except TournamentError as failed:
         _summary(failed.tournament, as_json)
