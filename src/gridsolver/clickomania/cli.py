@@ -55,9 +55,10 @@ group = game_group(
     Boards are rows of colour characters (0-9, a-z; at most 20 colours) with
     '.' for an empty cell, top row first; several boards in one file are
     separated by blank lines and '#' starts a comment line. Named sets:
-    duel-5x5 (200 boards), standard-20 (the SameGame set). A move is
-    (row, column) of a cell of the removed group, 0-based from the top-left,
-    in the board as it is just before the move.
+    duel-5x5 (200 boards), standard-20 (the SameGame set); duel-5x5#3 is the
+    third board of a set, file.txt#2 the second of a file. A move is
+    (row, column) of a cell of the removed group, counted from 0 with row 0
+    at the top, in the board as it is just before the move.
 
     Small boards (up to 400 cells) get an exhaustive branch and bound after a
     short beam search, so the answer is proved when the search finishes in

@@ -166,7 +166,8 @@ def _solve_command(game: Game[Any, Any], solve_options: Sequence[Decorator],
     command = seed_option(command)
     command = budget_options(game.default_time, game.default_memory)(command)
     command = click.argument("boards", nargs=-1, metavar="BOARD...")(command)
-    doc = (f"Solve each BOARD: a file, '-' for stdin, or a shipped name (gridsolver {game.name} boards).\n\n"
+    doc = (f"Solve each BOARD: a file, '-' for stdin, or a shipped name (gridsolver {game.name} boards); "
+           "NAME#k is board k (from 1) of a file or set of several, as results label it.\n\n"
            f"Prints one result per board: status (optimal, impossible, best-found, not-found), "
            f"the solution, its {game.score_name}, the proof and the search figures. "
            "Budgets (--time, --memory, --nodes) are per board.")
