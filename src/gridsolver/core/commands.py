@@ -215,7 +215,7 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
             if interrupt.requested():
                 left = len(boards) - len(results)
                 click.echo(f"gridsolver: interrupted: {label_of(result)} stopped with its best so far"
-                           + (f"; {plural(left, 'board')} not started" if left else ""), err=True)
+                           + (f"; {left} board(s) not started" if left else ""), err=True)
                 raise SystemExit(EXIT_INTERRUPTED)
     raise SystemExit(exit_code(results))
 
