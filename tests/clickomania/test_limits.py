@@ -92,9 +92,9 @@ def test_a_clearable_board_at_the_limit_is_cleared_by_its_certificate():
 
 @pytest.mark.parametrize("args, message", [
     (["clickomania", "solve", "--random", "65x5x3"],
-     f"board size 65x5: width and height must be 1 to 64 ({LIMIT})"),
-    (["clickomania", "generate", "--clearable", "5x5x21"], "21 colours: must be 1 to 20"),
-    (["clickomania", "solve", "--clearable", "1x99999999999x3"], "board spec '1x99999999999x3'"),
+     f"--random: board size 65x5: width and height must be 1 to 64 ({LIMIT})"),
+    (["clickomania", "generate", "--clearable", "5x5x21"], "--clearable: 21 colours: must be 1 to 20"),
+    (["clickomania", "solve", "--clearable", "1x99999999999x3"], "--clearable: board spec '1x99999999999x3'"),
 ])
 def test_the_command_line_refuses_specs_in_one_line(capsys, args, message):
     code, out, err = run_cli(capsys, *args)
