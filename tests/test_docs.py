@@ -82,11 +82,3 @@ def test_the_reference_pages_hold_the_contracts_sections(site):
     assert "score_name" in _page(site, "reference/json")
     for event in ("start", "improved", "bound", "end"):
         assert f"<code>{event}</code>" in _page(site, "reference/events"), event
-
-
-def test_the_reference_states_one_coordinate_convention(site):
-    page = _page(site, "reference/coordinates")
-    assert "counted from 0" in page and "row 0 is the top row" in page
-    json_page = _page(site, "reference/json")
-    assert "Coordinates in the JSON are those of the text output" in json_page
-    assert "legal but does not solve the board" in _page(site, "reference/exit-codes")
