@@ -468,7 +468,7 @@ def test_a_samegame_solve_counts_starting_its_workers_against_its_time(monkeypat
     parallel.stop_workers()  # the workers start inside this solve
     before_ns = time.monotonic_ns()
     try:
-        result = samegame.solve(samegame.named("standard-20"), time=1, workers=2)
+        result = samegame.solve(samegame.named("standard-20#1"), time=1, workers=2)
     finally:
         parallel.stop_workers()
     given_back_ns = int((result.stats.compile_s + 0.001) * 1e9)  # compiling only (0 on a warm cache)

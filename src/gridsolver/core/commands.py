@@ -55,6 +55,7 @@ from gridsolver.core.errors import InputError
 from gridsolver.core.game import Game
 from gridsolver.core.options import click_option
 from gridsolver.core.result import SCHEMA_VERSION, Result
+from gridsolver.core.words import plural
 
 #: One table for every game (docs/contract.md repeats it).
 EXIT_CODES = {
@@ -173,7 +174,8 @@ def _solve_command(game: Game[Any, Any], solve_options: Sequence[Decorator],
     command = seed_option(command)
     command = budget_options(game.default_time, game.default_memory)(command)
     command = click.argument("boards", nargs=-1, metavar="BOARD...")(command)
-    doc = (f"Solve each BOARD: a file, '-' for stdin, or a shipped name (gridsolver {game.name} boards).\n\n"
+    doc = (f"Solve each BOARD: a file, '-' for stdin, or a shipped name (gridsolver {game.name} boards); "
+           "NAME#k is board k (from 1) of a file or set of several, as results label it.\n\n"
            f"Prints one result per board: status (optimal, impossible, best-found, not-found), "
            f"the solution, its {game.score_name}, the proof and the search figures. "
            "Budgets (--time, --memory, --nodes) are per board"
@@ -343,13 +345,17 @@ def _check_command(game: Game[Any, Any]) -> click.Command:
         SOLUTION is written in the game's notation (quote it for the shell), or
         is a file of `solve --json` lines: then BOARD may be '-' to use the
         boards stored in the results, and each result's claimed score is checked.
+        Exit code 0 when the solution is legal and meets the objective (and its
+        claimed score), 1 when it is legal but does not, 2 when it breaks the rules.
         """
         records = _result_records(solution)
         if records is None:
             text = game.texts([board])[0]
-            _print_check(game, text.label, game.parse(text), game.parse_solution(solution), {}, None, as_json)
-            return
+            ok = _print_check(game, text.label, game.parse(text), game.parse_solution(solution), {}, None,
+                              as_json)
+            raise SystemExit(EXIT_OK if ok else EXIT_NOT_SOLVED)
         given = [] if board == "-" else game.texts([board])
+        failed = 0
         for k, record in enumerate(records):
             if record.game != game.name:
                 raise InputError(f"{solution}: result {k + 1} is a {record.game} result, not {game.name}")
@@ -361,7 +367,9 @@ def _check_command(game: Game[Any, Any]) -> click.Command:
                 parsed = game.parse(given[min(k, len(given) - 1)])
             if record.solution is None:
                 raise InputError(f"{solution}: result {k + 1} ({record.input}) has no solution to check")
-            _print_check(game, record.input, parsed, record.solution, record.options, record, as_json)
+            failed += not _print_check(game, record.input, parsed, record.solution, record.options, record,
+                                       as_json)
+        raise SystemExit(EXIT_NOT_SOLVED if failed else EXIT_OK)
 
     return check
 
@@ -388,7 +396,8 @@ def _result_records(argument: str) -> list[Result] | None:
 
 
 def _print_check(game: Game[Any, Any], label: str, board: Any, solution: Any, options: dict[str, Any],
-                 claimed: Result | None, as_json: bool) -> None:
+                 claimed: Result | None, as_json: bool) -> bool:
+    """Replay one solution and print what it gives; whether it meets the objective (and the claimed score)."""
     replayed = game.check(board, solution, **options)
     matches = None if claimed is None else (claimed.score == replayed.score)
     score_name = game.score_name if claimed is None else claimed.score_name
@@ -399,14 +408,13 @@ def _print_check(game: Game[Any, Any], label: str, board: Any, solution: Any, op
                                "claimed_score": None if claimed is None else claimed.score,
                                "score_matches": matches}, separators=(",", ":")))
     else:
-        line = (f"{label}: legal, {replayed.steps} steps, {score_name} {replayed.score}, "
+        line = (f"{label}: legal, {plural(replayed.steps, 'step')}, {score_name} {replayed.score}, "
                 f"objective {'met' if replayed.complete else 'not met'}")
         if claimed is not None:
             line += (", matches the claimed score" if matches
                      else f", but the result claims {claimed.score}")
         click.echo(line)
-    if claimed is not None and not matches:
-        raise SystemExit(EXIT_NOT_SOLVED)
+    return replayed.complete and matches is not False
 
 
 # -- boards and format -------------------------------------------------------------------------
@@ -427,7 +435,7 @@ def print_boards(games: Sequence[Game[Any, Any]], as_json: bool) -> None:
                 click.echo(json.dumps({"game": game.name, "name": named.name, "boards": named.count,
                                        "description": named.description}, separators=(",", ":")))
             else:
-                count = f"{named.count} boards" if named.count != 1 else "1 board"
+                count = plural(named.count, "board")
                 click.echo(f"{game.name:<12} {named.name:<24} {count:>11}  {named.description}")
 
 
@@ -528,7 +536,8 @@ def run_show(game: Game[Any, Any], values: dict[str, Any], options: dict[str, An
             if kind in written:
                 extra = (f", {written['bytes'] / 1024:,.0f} KB" if kind == "html"
                          else f", step {written['frame']}")
-                click.echo(f"wrote {written[kind]} ({film.steps} steps{extra})", err=values["steps"])
+                click.echo(f"wrote {written[kind]} ({plural(film.steps, 'step')}{extra})",
+                           err=values["steps"])
 
 
 def _show_input(game: Game[Any, Any], source: str, solution: str | None, index: int,
@@ -539,7 +548,7 @@ def _show_input(game: Game[Any, Any], source: str, solution: str | None, index: 
         if not records:
             raise InputError(f"{source}: no result in the file")
         if index > len(records):
-            raise InputError(f"--index {index}: {source} holds {len(records)} result(s)")
+            raise InputError(f"--index {index}: {source} holds {plural(len(records), 'result')}")
         record = records[index - 1]
         if record.game != game.name:
             raise InputError(f"{source}: result {index} is a {record.game} result, not {game.name} "
@@ -550,7 +559,7 @@ def _show_input(game: Game[Any, Any], source: str, solution: str | None, index: 
         return record.input, board, record.solution, {**record.options, **options}
     texts = game.texts([source])
     if index > len(texts):
-        raise InputError(f"--index {index}: {source} holds {len(texts)} board(s)")
+        raise InputError(f"--index {index}: {source} holds {plural(len(texts), 'board')}")
     text = texts[index - 1]
     parsed = None if solution is None else game.parse_solution(solution)
     return text.label, game.parse(text), parsed, options

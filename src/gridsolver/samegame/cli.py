@@ -20,7 +20,8 @@ group = game_group(
 
     Removing a group of n cells scores (n-2)^2; clearing the board adds 1000.
     Boards are written as for `gridsolver clickomania`; the named set
-    standard-20 holds the 20 standard 15x15 positions of the literature.
+    standard-20 holds the 20 standard 15x15 positions of the literature
+    (standard-20#3 is the third).
 
     With the default method, each worker (default: one per core) runs nested
     rollout policy adaptation (level 3) whose playouts keep one colour for
@@ -28,8 +29,8 @@ group = game_group(
     with each of the most frequent ones (a worker goes on from its colour's
     rating run). The ending of the best game is then solved exactly and the
     best game of all runs wins. Results are best found, never proved. A move
-    is (row, column) of a cell of the removed group, 0-based from the
-    top-left of the board just before the move.
+    is (row, column) of a cell of the removed group, counted from 0 with row
+    0 at the top, in the board just before the move.
     """,
     picture=picture,
 )
