@@ -135,7 +135,7 @@ def test_ctrl_c_on_boards_spread_over_workers_prints_the_running_ones_in_order_a
     results = [json.loads(line) for line in out.splitlines()]
     assert [r["input"] for r in results] == ["three.txt#1", "three.txt#2"]
     assert all(r["stopped"] == "interrupted" and r["verified"] for r in results)
-    assert "three.txt#1, three.txt#2 stopped with their best so far; 1 board(s) not finished" in err
+    assert "three.txt#1, three.txt#2 stopped with their best so far; 1 board not finished" in err
     assert "Traceback" not in err
 
 

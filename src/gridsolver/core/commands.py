@@ -229,7 +229,7 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
                        + (f"{', '.join(stopped)} stopped with {'its' if len(stopped) == 1 else 'their'} "
                           "best so far" if stopped
                           else f"{len(results)} of {len(boards)} boards finished")
-                       + (f"; {left} board(s) not finished" if left else ""), err=True)
+                       + (f"; {plural(left, 'board')} not finished" if left else ""), err=True)
             raise SystemExit(EXIT_INTERRUPTED)
     raise SystemExit(exit_code(results))
 
