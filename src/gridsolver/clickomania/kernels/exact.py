@@ -15,6 +15,7 @@ from gridsolver.clickomania.kernels.groups import (
     MAX_COLOURS_CODE,
     colour_summary,
     find_groups,
+    group_scratch,
     position_hash,
     remove_at,
 )
@@ -127,13 +128,8 @@ def exact_search_growing(start, width, height, zob, table, max_slots, best_init,
     nexti = np.zeros(max_depth, np.int64)
     bounds = np.zeros(max_depth, np.int64)
     path = np.empty(max_depth, np.int32)
-    label = np.empty(n, np.int32)
-    sizes = np.empty(n, np.int32)
-    reps = np.empty(n, np.int32)
-    stack = np.empty(n, np.int32)
-    label2 = np.empty(n, np.int32)
-    sizes2 = np.empty(n, np.int32)
-    reps2 = np.empty(n, np.int32)
+    label, sizes, reps, stack = group_scratch(n)  # the position's groups
+    label2, sizes2, reps2, _ = group_scratch(n)  # a child's, for its rank
     counts = np.zeros(MAX_COLOURS_CODE, np.int64)
 
     best = best_init
