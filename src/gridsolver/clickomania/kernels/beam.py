@@ -96,10 +96,10 @@ def _endgame(s, width, height, zob, best, deadline_ns, endgame_nodes, crop, tabl
     """The exact search on beam slot ``b``'s cropped board, if small enough, with ``best`` as the
     bound; a game end it finds below ``best`` is written whole into ``best_path``.
 
-    Returns (value, moves after ``depth`` or -1, nodes used, 1 when the search finished)."""
+    Returns (value, moves after ``depth`` or -1, nodes used, whether the search finished)."""
     cw, ch = crop_board(s, width, height, crop)
     if cw * ch > ENDGAME_MAX_AREA:
-        return best, -1, 0, 0
+        return best, -1, 0, False
     table[:] = 0
     # exact_search_growing with a table that never grows (0 slots more), called directly: through
     # the exact_search wrapper it compiled one kernel more
@@ -189,8 +189,8 @@ def beam_search(start, width, height, zob, beam_width, deadline_ns, node_limit, 
                         best_len = depth + length
                         report_best(best)
                         if best == 0:
-                            return best, best_len, nodes, 1
-                    if done == 1:
+                            return best, best_len, nodes, True
+                    if done:
                         continue  # searched to the end: nothing below it can beat ``best``
             ng = find_groups(s, width, height, groups.label, groups.sizes, groups.reps, stack)
             moved = False
@@ -209,7 +209,7 @@ def beam_search(start, width, height, zob, beam_width, deadline_ns, node_limit, 
                 nc += 1
                 nodes += 1
                 if budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY):
-                    return best, best_len, nodes, 0
+                    return best, best_len, nodes, False
             if not moved:
                 left, dead = colour_summary(s, counts)
                 if left < best:
@@ -218,12 +218,12 @@ def beam_search(start, width, height, zob, beam_width, deadline_ns, node_limit, 
                     report_best(best)
                     trace_path(best_path, levels, depth, b)
                     if best == 0:
-                        return best, best_len, nodes, 1
+                        return best, best_len, nodes, True
         if nc == 0:
             break
         depth += 1
         size = next_beam(kids, nc, levels, depth, width, height, stack)
-    return best, best_len, nodes, 1
+    return best, best_len, nodes, True
 
 
 # -- the clearing beam: children ranked from the cells a move changed ---------------------------
@@ -419,8 +419,8 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
                     best = value
                     best_len = depth + length
                     if best == 0:
-                        return best, best_len, nodes, 1
-                if done == 1:
+                        return best, best_len, nodes, True
+                if done:
                     continue  # searched to the end: nothing below it can beat ``best``
             singles, links, squares, key = scan_box(s, width, height, 0, width - 1, 0, zob)
             links -= squares  # cells - (links - squares) counts the groups
@@ -451,16 +451,16 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
                 nc += 1
                 nodes += 1
                 if budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY):
-                    return best, best_len, nodes, 0
+                    return best, best_len, nodes, False
             if not moved and left < best:
                 best = left
                 best_len = depth
                 report_best(best)
                 trace_path(best_path, levels, depth, b)
                 if best == 0:
-                    return best, best_len, nodes, 1
+                    return best, best_len, nodes, True
         if nc == 0:
             break
         depth += 1
         size = next_beam(kids, nc, levels, depth, width, height, stack)
-    return best, best_len, nodes, 1
+    return best, best_len, nodes, True

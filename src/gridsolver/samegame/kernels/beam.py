@@ -122,7 +122,7 @@ def beam_search(start, width, height, zob, beam_width, penalty, deadline_ns, nod
                 nc += 1
                 nodes += 1
                 if budget_check(nodes, node_limit, deadline_ns, clock_every):
-                    return best, best_len, nodes, 0
+                    return best, best_len, nodes, False
             if not moved:
                 left, dead = colour_summary(s, counts)
                 cost = -(cur_points[b] + terminal_bonus(left, penalty))
@@ -138,4 +138,4 @@ def beam_search(start, width, height, zob, beam_width, penalty, deadline_ns, nod
         for k in range(size):
             removed = levels.removed[k]
             next_points[k] = cur_points[levels.parents[depth, k]] + (removed - 2) * (removed - 2)
-    return best, best_len, nodes, 1
+    return best, best_len, nodes, True
