@@ -9,7 +9,7 @@ from gridsolver import samegame
 from gridsolver.core.warm import warm_up
 from gridsolver.samegame.game import GAME
 
-BOARD = "standard-20"  # its first position, 15 x 15 in 5 colours
+BOARD = "standard-20#1"  # the first position, 15 x 15 in 5 colours
 TIME_S = 3.0
 #: What a solve may take past --time (tests/samegame/test_budgets.py allows the same order).
 SLACK_S = 6.0  # cold workers' start-up (imports, cache loads) counts; compiling (minutes) must not

@@ -310,7 +310,8 @@ class Game(ABC, Generic[BoardT, MoveT]):
         # search then reads its deadlines as spent. A cluster's workers are not ours to start, but
         # they are warmed too (each of them, in place of local ones: see core.warm.warm_workers).
         from gridsolver.core import live
-        from gridsolver.core.warm import NOTE, NOTE_ENV, warm_up
+        from gridsolver.core.progress import NOTE_ENV
+        from gridsolver.core.warm import NOTE, warm_up
 
         label = label or self.label(board)
         score_name, minimize = self.sense(checked)
