@@ -119,7 +119,7 @@ def test_ctrl_c_on_boards_spread_over_workers_prints_the_running_ones_in_order_a
                           capture_output=True, text=True, cwd=tmp_path, timeout=120)
     (tmp_path / "three.txt").write_text(made.stdout)
     solve = gridsolver("clickomania", "solve", "three.txt", "--workers", "2", "--time", "600", "--json")
-    for wait in (20.0, 45.0):  # the workers warmed, both first boards searching
+    for wait in (20.0, 45.0, 90.0):  # the workers warmed (compiled on a first run), both boards searching
         run = subprocess.Popen(solve, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                cwd=tmp_path, preexec_fn=sigint_default)
         time.sleep(wait)
