@@ -19,8 +19,8 @@ def test_a_layer_of_the_kernel_is_the_reference_layer():
 
     board = named("english")
     ending = endgame.Endgame(board, (3, 3))
-    jumps = rules.triples(board)
-    positions = sorted(reference.reachable_by_pegs(board, 29)[29])
+    jumps = ending.dense.triples()  # the layers number the holes densely
+    positions = sorted(ending.dense.mask(p) for p in reference.reachable_by_pegs(board, 29)[29])
     keys = np.zeros(1 << 12, dtype=np.uint64)
     stats = np.zeros(3, dtype=np.int64)
     weights = [float(w) for w in ending.weights]
@@ -111,16 +111,33 @@ def test_the_endgame_is_built_only_for_hard_problems():
     assert result.status == "optimal" and "endgame_pegs" not in result.details
 
 
-def test_endgames_need_one_word_positions():
+def test_endgames_need_at_most_64_holes():
     assert endgame.fits(pegs.named("european")) and endgame.fits(pegs.named("english"))
-    assert not endgame.fits(pegs.named("diamond"))
+    assert endgame.fits(pegs.named("diamond"))  # 41 holes, 90 bits in the board's own numbering
+    assert not endgame.fits(named("9x8"))
 
 
-def test_byte_images_of_board_bits():
+def test_byte_images_of_dense_bits():
     board = pegs.named("european")
     ending = endgame.Endgame(vacated(board, (2, 3)), (4, 3))
     assert len(ending.perms) == 2  # the left-right mirror fixes (2,3) and (4,3)
     assert (ending.images == byte_images(ending.perms)).all()
+
+
+@pytest.mark.parametrize(("name", "vacancy", "finish"), [("diamond", (3, 4), (8, 4)),
+                                                         ("english", (2, 3), (5, 3))])
+def test_the_kernels_endgame_key_is_the_complements_smallest_dense_image(name, vacancy, finish):
+    from gridsolver.pegs.kernels.dfs import endgame_key
+
+    board = vacated(pegs.named(name), vacancy)
+    ending = endgame.Endgame(board, finish)
+    layout = search.Layout.of(board)
+    rng = np.random.default_rng(5)
+    cells = list(rules.bit_indices(board.holes))
+    for _ in range(50):
+        pegs_mask = sum(1 << c for c in cells if rng.random() < 0.4)
+        got = endgame_key(layout.to_words(pegs_mask), np.uint64(ending.all_holes), ending.lookup)
+        assert int(got) == ending.key(pegs_mask)
 
 
 def test_the_load_limit_is_the_kernels():

@@ -21,9 +21,12 @@ from ``S`` (the only ones the forward search asks about):
 
 The forward depth-first search (:func:`gridsolver.pegs.kernels.dfs.dfs`) stops at
 the last layer's peg count and asks the layer: a position there is in it
-exactly when it can finish. This needs positions of one 64-bit word in the
-board's own bit numbering (``rows * (cols + 1) <= 64``: the English and
-European boards, squares up to 7x7).
+exactly when it can finish. The layers hold positions in the *dense*
+numbering of the holes (0, 1, ... row by row, :class:`gridsolver.pegs.meet.Dense`),
+so any board of at most 64 holes fits one word (the 41-hole diamond too,
+whose own numbering takes 90 bits); :attr:`Endgame.lookup` maps a position
+in the board's numbering, a byte at a time, straight to the dense images
+the layers are searched by.
 
 This module imports numpy only; the kernels are imported where they run.
 """
@@ -37,8 +40,8 @@ import numpy as np
 from gridsolver.core.budget import Budget
 from gridsolver.core.kernels.stops import EXHAUSTED, OUT_OF_MEMORY
 from gridsolver.pegs import rules
-from gridsolver.pegs.geometry import Permutation, canonical, pagoda_for, symmetries, transform
-from gridsolver.pegs.meet import byte_images
+from gridsolver.pegs.geometry import Permutation, canonical, pagoda_for
+from gridsolver.pegs.meet import Dense, byte_images
 from gridsolver.pegs.rules import Board, Cell, Jump
 
 MAX_LOAD = 0.6  # kernels.endgame.MAX_LOAD: a layer's set grows past this load
@@ -47,37 +50,65 @@ BYTES_PER_POSITION = 8 / MAX_LOAD * 2 + 8  # the set at its worst just after dou
 
 
 def fits(board: Board) -> bool:
-    """True when a position is one word in the board's bit numbering (what the kernels need)."""
-    return board.bits <= 64
+    """True when a position is one word in the dense numbering of the holes (what the layers need)."""
+    return board.hole_count <= 64
+
+
+def lookup_images(dense: Dense, perms: list[Permutation], words: int) -> np.ndarray:
+    """``out[s, k, v]``: the dense image under ``perms[s]`` (dense numbering) of byte value ``v`` placed
+    at byte ``k`` of a position in the board's own numbering (``words`` 64-bit words)."""
+    out = np.zeros((len(perms), 8 * words, 256), dtype=np.uint64)
+    for s, perm in enumerate(perms):
+        for k in range(8 * words):
+            for i in range(8):
+                number = dense.number.get(8 * k + i)
+                if number is None:
+                    continue
+                bit = np.uint64(1 << perm[number])
+                for v in range(256):
+                    if v >> i & 1:
+                        out[s, k, v] |= bit
+    return out
 
 
 class Endgame:
     """Layer ``k``: the canonical complements of the positions with ``k + 1`` pegs that can finish
-    at ``finish`` (among those reachable from ``board``'s position), as a sorted uint64 array."""
+    at ``finish`` (among those reachable from ``board``'s position), as a sorted uint64 array, in the
+    dense numbering of the holes.
+
+    :attr:`perms` are the symmetries (dense numbering) fixing the finish and the start position,
+    :attr:`images` their byte tables on dense positions (for the layers' kernel), :attr:`lookup`
+    their byte tables from positions in the board's numbering (for the depth-first search) and
+    :attr:`all_holes` the dense mask of every hole.
+    """
 
     def __init__(self, board: Board, finish: Cell) -> None:
         assert fits(board)
         self.board = board
         self.finish = finish
-        f = board.index(finish)
-        self.perms: list[Permutation] = [p for p in symmetries(board)
-                                         if p[f] == f and transform(board.pegs, p) == board.pegs]
+        self.dense = Dense(board)
+        self.perms: list[Permutation] = self.dense.group(finish)
         self.images = byte_images(self.perms)
+        self.lookup = lookup_images(self.dense, self.perms, max(1, -(-board.bits // 64)))
+        self.all_holes = (1 << board.hole_count) - 1
         empty = board.holes & ~board.pegs
-        weights = None
+        self.weights = np.zeros(64, dtype=np.float64)
+        self.floor = -1.0
         if empty.bit_count() == 1:
             weights = pagoda_for(board, board.cell(empty.bit_length() - 1))
-        self.floor = -1.0 if weights is None else 1.0 - 1e-9
-        self.weights = np.zeros(64, dtype=np.float64) if weights is None else weights[:64].copy()
-        tri = np.array(rules.triples(board), dtype=np.int64).reshape(-1, 3)
+            if weights is not None:
+                self.floor = 1.0 - 1e-9
+                for k, bit in enumerate(self.dense.bits):
+                    self.weights[k] = weights[bit]
+        tri = np.array(self.dense.triples(), dtype=np.int64).reshape(-1, 3)
         self.tri = (tri[:, 0].copy(), tri[:, 1].copy(), tri[:, 2].copy())
-        self.layers = [np.array([self.key(1 << f)], dtype=np.uint64)]
+        self.layers = [np.array([self.key(1 << board.index(finish))], dtype=np.uint64)]
         self.nodes = 0
         self.seconds: list[float] = [0.0]
 
     def key(self, pegs: int) -> int:
-        """The stored form of a position: its complement's smallest image."""
-        return canonical(self.board.holes ^ pegs, self.perms)
+        """The stored form of a position (board numbering): its complement's smallest dense image."""
+        return canonical(self.all_holes ^ self.dense.mask(pegs), self.perms)
 
     @property
     def pegs(self) -> int:

@@ -87,8 +87,9 @@ class Finish(NamedTuple):
     pagoda: np.ndarray  # float64[64 W]: a pagoda function toward the finish
     floor: float  # positions lighter than this never finish (below 0: no cut)
     end_depth: int  # the depth where the endgame layer answers, or -1
-    end_layer: np.ndarray  # uint64[n]: the sorted canonical complements of that layer
-    end_images: np.ndarray  # uint64[S, 8, 256]: the layer's byte tables of symmetries
+    end_layer: np.ndarray  # uint64[n]: the sorted canonical complements of that layer (dense numbering)
+    end_images: np.ndarray  # uint64[S, 8 W, 256]: board bytes to the layer's dense symmetric images
+    end_holes: np.uint64  # every hole in the dense numbering
 
 
 class Order(NamedTuple):
@@ -458,7 +459,7 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
     node_budget = budget.node_limit()
     ending: Endgame | None = None
     luby_runs = 0
-    no_layer, no_images = np.zeros(1, dtype=np.uint64), np.zeros((1, 8, 256), dtype=np.uint64)
+    no_layer, no_images = np.zeros(1, dtype=np.uint64), np.zeros((1, 8 * layout.words, 256), dtype=np.uint64)
     while True:
         run_limit = min(limit, node_budget - nodes)
         if run_limit <= 0:
@@ -470,8 +471,9 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
             run_limit = min(limit, node_budget - nodes)
         end_depth = -1 if ending is None else board.peg_count - ending.pegs
         noise = 0.0 if run == 0 else float(np.ptp(weights)) * 0.5 + 1.0
-        layer, images = (no_layer, no_images) if ending is None else (ending.layers[-1], ending.images)
-        finish = Finish(target_bit, pagoda, floor, end_depth, layer, images)
+        layer, images = (no_layer, no_images) if ending is None else (ending.layers[-1], ending.lookup)
+        all_holes = np.uint64(0 if ending is None else ending.all_holes)
+        finish = Finish(target_bit, pagoda, floor, end_depth, layer, images, all_holes)
         order = Order(weights, noise, (seed * 1000 + run) % 2**63)
         code = dfs(start, geometry, finish, order, Table.of(table), run_limit, budget.deadline_ns(),
                    best_path, stats)
