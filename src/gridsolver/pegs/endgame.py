@@ -9,15 +9,26 @@ positions ``k`` jumps from ``holes ^ F``, and a breadth-first search by
 jumps of the dual game lists them: layer ``k`` of :class:`Endgame`. Each
 layer has one peg count, so only the layer being built needs a set.
 
-Two prunings keep the layers small, both sound for positions reachable
+Three prunings keep the layers small, all sound for positions reachable
 from ``S`` (the only ones the forward search asks about):
 
 - symmetry: positions are stored as their smallest image under the
-  symmetries that fix ``F`` and the start position, and
+  symmetries that fix ``F`` and the start position,
 - when ``S`` has a single empty hole ``s``, the dual game must end with one
   peg at ``s``: a dual position whose pagoda weight toward ``s`` (see
   :func:`gridsolver.pegs.geometry.pagoda_for`) is below ``s``'s own can
-  never get there, so its complement is not reachable from ``S``.
+  never get there, so its complement is not reachable from ``S``, and
+- (``pagodas=True``) pagoda functions found by linear programming
+  (:func:`gridsolver.pegs.pagoda.lp_pagoda`) for the positions of the small
+  layers: a position ``P`` with ``w(P) > w(S)`` for some pagoda ``w`` is
+  never reached from ``S``, and neither is any position that ``w`` weighs
+  above ``S``. Each pagoda found joins a bank that the kernel applies to
+  every later child (on the dual, ``P = holes ^ D`` weighs more than ``S``
+  exactly when ``w(D) < w(holes) - w(S)``), so one program prunes many
+  positions of every later layer. A layer is built only from the positions
+  kept in the one before: every game from ``S`` passes through a kept one.
+  When a layer is left empty, no game from ``S`` ends at ``F``: the
+  problem is proved impossible by those pagodas (:attr:`Endgame.empty_at`).
 
 The forward depth-first search (:func:`gridsolver.pegs.kernels.dfs.dfs`) stops at
 the last layer's peg count and asks the layer: a position there is in it
@@ -45,6 +56,11 @@ from gridsolver.pegs.meet import Dense, byte_images
 from gridsolver.pegs.rules import Board, Cell, Jump
 
 MAX_LOAD = 0.6  # kernels.endgame.MAX_LOAD: a layer's set grows past this load
+#: Layers of at most this many positions get linear programs (one per position no pagoda of the bank
+#: excludes yet; about 10 ms each).
+LP_LAYER_MAX = 2_000
+LP_SHARE = 0.5  # of an endgame's time: the most its linear programs may take
+LP_BANK_MAX = 48  # pagodas kept in the bank the kernel applies (each costs three additions per jump)
 FIRST_SLOTS = 1 << 12
 BYTES_PER_POSITION = 8 / MAX_LOAD * 2 + 8  # the set at its worst just after doubling, and the layer
 
@@ -82,7 +98,7 @@ class Endgame:
     :attr:`all_holes` the dense mask of every hole.
     """
 
-    def __init__(self, board: Board, finish: Cell) -> None:
+    def __init__(self, board: Board, finish: Cell, pagodas: bool = False) -> None:
         assert fits(board)
         self.board = board
         self.finish = finish
@@ -92,19 +108,75 @@ class Endgame:
         self.lookup = lookup_images(self.dense, self.perms, max(1, -(-board.bits // 64)))
         self.all_holes = (1 << board.hole_count) - 1
         empty = board.holes & ~board.pegs
-        self.weights = np.zeros(64, dtype=np.float64)
-        self.floor = -1.0
+        # the bank of pagodas (dense numbering) and their floors on the dual positions
+        self.weights = np.zeros((0, 64), dtype=np.float64)
+        self.floors = np.zeros(0, dtype=np.float64)
         if empty.bit_count() == 1:
             weights = pagoda_for(board, board.cell(empty.bit_length() - 1))
             if weights is not None:
-                self.floor = 1.0 - 1e-9
-                for k, bit in enumerate(self.dense.bits):
-                    self.weights[k] = weights[bit]
+                self._bank([weights[bit] for bit in self.dense.bits], 1.0 - 1e-9)
+        self.pagodas = pagodas
+        self.lp_pagodas = 0  # pagodas found by linear programming
+        self.lp_seconds = 0.0
+        self.empty_at: int | None = None  # pegs of a layer left empty: the problem is impossible
         tri = np.array(self.dense.triples(), dtype=np.int64).reshape(-1, 3)
         self.tri = (tri[:, 0].copy(), tri[:, 1].copy(), tri[:, 2].copy())
         self.layers = [np.array([self.key(1 << board.index(finish))], dtype=np.uint64)]
         self.nodes = 0
         self.seconds: list[float] = [0.0]
+
+    def _bank(self, weights: list[float], floor: float) -> None:
+        row = np.zeros((1, 64), dtype=np.float64)
+        row[0, :len(weights)] = weights
+        self.weights = np.concatenate([self.weights, row])
+        self.floors = np.append(self.floors, floor)
+
+    def board_mask(self, key: int) -> int:
+        """The position (board numbering) whose stored form is ``key`` (one of its symmetric images)."""
+        dual = self.all_holes ^ int(key)
+        return sum(1 << bit for k, bit in enumerate(self.dense.bits) if dual >> k & 1)
+
+    def prune(self, deadline: float) -> None:
+        """Drop from the last layer every position some pagoda shows unreachable from the start (linear
+        programs, one per position the bank does not exclude yet, until ``deadline``,
+        ``time.perf_counter()``); each pagoda found joins the bank (at most LP_BANK_MAX)."""
+        from gridsolver.pegs import pagoda
+        from gridsolver.pegs.kernels import endgame as endgame_kernels
+
+        layer = self.layers[-1]
+        if not self.pagodas or len(layer) > LP_LAYER_MAX:
+            return
+        started = time.perf_counter()
+        holes = list(rules.bit_indices(self.board.holes))
+        jumps = rules.triples(self.board)
+        start = self.board.pegs
+        keep = np.ones(len(layer), dtype=np.bool_)
+        found_any = False
+        for i in range(len(layer)):
+            if not keep[i]:
+                continue
+            if time.perf_counter() > deadline:
+                break
+            found = pagoda.lp_pagoda(holes, jumps, start, self.board_mask(layer[i]), lower=-1.0,
+                                     seconds=max(0.01, deadline - time.perf_counter()))
+            if found is None:
+                continue
+            self.lp_pagodas += 1
+            found_any = True
+            dense = [float(found[bit]) for bit in self.dense.bits]  # multiples of 2^-24: exact sums
+            floor = float(pagoda.weight(found, self.board.holes) - pagoda.weight(found, start))
+            row = np.zeros((1, 64), dtype=np.float64)
+            row[0, :len(dense)] = dense
+            mine = np.ones(len(layer), dtype=np.bool_)
+            endgame_kernels.heavy_enough(layer, row, np.array([floor]), mine)
+            keep &= mine
+            if len(self.floors) < LP_BANK_MAX:
+                self._bank(dense, floor)
+        if found_any:
+            self.layers[-1] = layer[keep]
+            if len(self.layers[-1]) == 0:
+                self.empty_at = self.pegs
+        self.lp_seconds += time.perf_counter() - started
 
     def key(self, pegs: int) -> int:
         """The stored form of a position (board numbering): its complement's smallest dense image."""
@@ -139,8 +211,8 @@ class Endgame:
         started = time.perf_counter()
         lo = 0
         while True:
-            code = endgame_kernels.expand(last, lo, *self.tri, self.images, self.weights, self.floor, keys,
-                                 budget.node_limit(), budget.deadline_ns(), stats)
+            code = endgame_kernels.expand(last, lo, *self.tri, self.images, self.weights, self.floors, keys,
+                                          budget.node_limit(), budget.deadline_ns(), stats)
             if code != OUT_OF_MEMORY:
                 break
             if slots * MAX_LOAD >= max_positions:
@@ -166,9 +238,13 @@ class Endgame:
 
     def build(self, budget: Budget, seconds: float, memory_bytes: int, most_pegs: int) -> None:
         """Add layers while the next should fit in ``seconds`` and ``memory_bytes``, up to positions of
-        ``most_pegs`` pegs."""
+        ``most_pegs`` pegs (pruned by linear programs with ``pagodas``, in at most LP_SHARE of
+        ``seconds``); stops at a layer left empty (:attr:`empty_at`)."""
         started = time.perf_counter()
-        while self.pegs < most_pegs:
+        lp_deadline = started + LP_SHARE * seconds
+        if len(self.layers) == 1:
+            self.prune(lp_deadline)
+        while self.pegs < most_pegs and self.empty_at is None:
             spent = time.perf_counter() - started
             growth = max(1.0, self.growth())
             if spent + self.seconds[-1] * growth > seconds:
@@ -176,6 +252,7 @@ class Endgame:
             room = (memory_bytes - 8 * self.positions()) / BYTES_PER_POSITION
             if len(self.layers[-1]) * growth > room or not self.grow(budget, int(room)):
                 return
+            self.prune(lp_deadline)
 
     def finish_line(self, pegs: int) -> list[Jump]:
         """Jumps from the position ``pegs`` (in the endgame) to one peg at the finish."""

@@ -117,15 +117,17 @@ def move_distances(board: Board, ends: set[int], reverse: bool = False) -> dict[
 
 
 def canonical_children(positions: list[int], jumps: list[tuple[int, int, int]], perms: list[tuple[int, ...]],
-                       weights: list[float], floor: float) -> set[int]:
+                       weights: list[list[float]], floors: list[float]) -> set[int]:
     """kernels.endgame.expand in plain Python: every position one jump after one of ``positions`` whose pagoda
-    weight is at least ``floor``, as its smallest image under ``perms`` (bit maps)."""
+    weight under each ``weights[k]`` is at least ``floors[k]``, as its smallest image under ``perms`` (bit
+    maps)."""
     out = set()
     for p in positions:
         for a, b, c in jumps:
             if p >> a & 1 and p >> b & 1 and not p >> c & 1:
                 child = p ^ (1 << a) ^ (1 << b) ^ (1 << c)
-                if sum(weights[i] for i in range(child.bit_length()) if child >> i & 1) < floor:
+                if any(sum(w[i] for i in range(child.bit_length()) if child >> i & 1) < floor
+                       for w, floor in zip(weights, floors, strict=True)):
                     continue
                 out.add(min(sum(1 << perm[i] for i in range(child.bit_length()) if child >> i & 1)
                             for perm in perms))

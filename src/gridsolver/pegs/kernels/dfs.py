@@ -108,10 +108,10 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
     (pegs removed), a stored position never needs another visit, for either
     objective.
 
-    ``finish.pagoda`` weighs holes so that no jump raises the total weight of
-    the pegs (w(from) + w(over) >= w(to)); a position whose total is below
-    ``finish.floor`` (the finish's weight) can never finish and is cut. A
-    floor below zero switches this off.
+    ``finish.pagoda[k]`` (K rows, one weight per bit; K may be 0) weighs
+    holes so that no jump raises the total weight of the pegs (w(from) +
+    w(over) >= w(to)); a position whose total under some row is below
+    ``finish.floor[k]`` (the finish's weight) can never finish and is cut.
 
     ``finish.end_depth >= 0`` (finish only, boards of at most 64 holes): at that
     depth the search asks an endgame layer instead of going on (see
@@ -134,6 +134,7 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
     """
     holes, offsets, zobrist, perms = board.holes, board.offsets, board.zobrist, board.perms
     target, pagoda, pagoda_floor = finish.target, finish.pagoda, finish.floor
+    npag = pagoda.shape[0]
     end_depth, end_layer, end_images = finish.end_depth, finish.end_layer, finish.end_images
     end_holes = finish.end_holes
     weights, noise = order.weights, order.noise
@@ -152,10 +153,11 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
     codes = np.zeros(maxmoves, dtype=np.int32)
     keys = np.zeros(maxmoves, dtype=np.float64)
     scratch = np.zeros((3, nw), dtype=np.uint64)
-    weight = np.zeros(max_depth + 1, dtype=np.float64)
+    weight = np.zeros((max_depth + 1, npag), dtype=np.float64)
     for b in range(nw * 64):
         if get_bit(start, b):
-            weight[0] += pagoda[b]
+            for k in range(npag):
+                weight[0, k] += pagoda[k, b]
     for s in range(nsym):
         for b in range(nw * 64):
             if get_bit(start, b):
@@ -192,7 +194,11 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
                 flip_bit(images[child, s], pc)
                 hashes[child, s] = hashes[depth, s] ^ zobrist[pa] ^ zobrist[pb] ^ zobrist[pc]
             path[depth] = m
-            weight[child] = weight[depth] - pagoda[a] - pagoda[b] + pagoda[c]
+            light = False
+            for k in range(npag):
+                weight[child, k] = weight[depth, k] - pagoda[k, a] - pagoda[k, b] + pagoda[k, c]
+                if weight[child, k] < pagoda_floor[k]:
+                    light = True
             if target < 0:
                 if child > best:
                     best = child
@@ -210,7 +216,7 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
                         code = FOUND
                         break
                     continue
-                if weight[child] < pagoda_floor:
+                if light:
                     continue
                 if child == end_depth:
                     if _in_endgame(images[child, 0], end_holes, end_layer, end_images):
