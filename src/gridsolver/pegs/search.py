@@ -445,7 +445,8 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
     from gridsolver.pegs.kernels.dfs import dfs
 
     geometry = layout.geometry._replace(perms=layout.perm_array(perms))
-    weights = layout.weights(centroid(board) if target is None else target)
+    import os
+    weights = layout.weights(centroid(board) if target is None or os.environ.get("DIA_ORDER") == "centre" else target)
     target_bit = -1 if target is None else board.index(target)
     golden = None if target is None else pagoda_for(board, target)
     pagoda = np.zeros((0, layout.words * 64), dtype=np.float64) if golden is None else golden[None, :]
