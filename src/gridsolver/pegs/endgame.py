@@ -111,10 +111,12 @@ class Endgame:
         # the bank of pagodas (dense numbering) and their floors on the dual positions
         self.weights = np.zeros((0, 64), dtype=np.float64)
         self.floors = np.zeros(0, dtype=np.float64)
+        self.golden = 0  # 1 when the bank's first row is the golden pagoda toward the start's empty hole
         if empty.bit_count() == 1:
             weights = pagoda_for(board, board.cell(empty.bit_length() - 1))
             if weights is not None:
                 self._bank([weights[bit] for bit in self.dense.bits], 1.0 - 1e-9)
+                self.golden = 1
         self.pagodas = pagodas
         self.lp_pagodas = 0  # pagodas found by linear programming
         self.lp_seconds = 0.0
@@ -270,3 +272,80 @@ class Endgame:
             else:
                 raise AssertionError("an endgame position has no jump to the layer below")
         return line
+
+
+class Meeting:
+    """A finish problem decided by breadth-first search by jumps from both ends, pruned by pagodas.
+
+    Backward: :class:`Endgame` of the problem (layer ``j``: the complements of the positions with
+    ``j + 1`` pegs that can end at the finish). Forward: :class:`Endgame` of the *dual* problem (start
+    ``holes ^ F``, finish the start's empty hole ``s``): its layer ``k`` holds complements of dual
+    positions that can end at ``s``, i.e. the positions ``k`` jumps from the start, each stored as
+    itself. Both prune by pagodas (a forward position that some pagoda weighs below the finish never
+    ends there; a backward one it weighs above the start is never reached), and both keep only the
+    positions of their layer that can come from a kept one, so every game from the start to the
+    finish passes through kept positions on both sides. The side with the smaller last layer grows
+    until the two last layers have equal peg counts (``k + j = pegs - 1``); then a position in both
+    is on a game (rebuilt from both sides' layers), and none proves the problem impossible.
+    """
+
+    def __init__(self, board: Board, finish: Cell, pagodas: bool = True) -> None:
+        empty = board.holes & ~board.pegs
+        assert empty.bit_count() == 1, "the dual problem needs a single empty hole at the start"
+        self.board = board
+        self.finish = finish
+        self.start_hole = board.cell(empty.bit_length() - 1)
+        self.dual = board.with_pegs(board.holes & ~(1 << board.index(finish)))
+        self.backward = Endgame(board, finish, pagodas=pagodas)
+        self.forward = Endgame(self.dual, self.start_hole, pagodas=pagodas)
+        self.meeting: int | None = None  # a position (board numbering) on some game, once found
+
+    @property
+    def jumps_covered(self) -> int:
+        """Jumps spanned by the two sides' last layers (they meet at ``board.peg_count - 1``)."""
+        return (self.forward.pegs - 1) + (self.backward.pegs - 1)
+
+    def run(self, budget: Budget, memory_bytes: int, deadline: float) -> str:
+        """``"found"`` (:attr:`meeting` set), ``"impossible"`` or ``"stopped"`` (budget, memory, deadline:
+        ``time.perf_counter()``). LP pruning gets at most LP_SHARE of the time to the deadline."""
+        from gridsolver.pegs.kernels import endgame as endgame_kernels
+
+        total = self.board.peg_count - 1
+        started = time.perf_counter()
+        lp_deadline = started + LP_SHARE * max(0.0, deadline - started)
+        for side in (self.backward, self.forward):
+            side.prune(lp_deadline)
+        while True:
+            for side in (self.backward, self.forward):
+                if side.empty_at is not None:
+                    return "impossible"
+            if self.jumps_covered >= total:
+                break
+            side = self.forward if len(self.forward.layers[-1]) <= len(self.backward.layers[-1]) else self.backward
+            room = (memory_bytes - 8 * (self.forward.positions() + self.backward.positions())) / BYTES_PER_POSITION
+            if time.perf_counter() > deadline or room <= 0 or not side.grow(budget, int(room)):
+                return "stopped"
+            side.prune(lp_deadline)
+            if len(side.layers[-1]) == 0:
+                side.empty_at = side.pegs
+        forward, backward = self.forward.layers[-1], self.backward.layers[-1]
+        found = int(endgame_kernels.first_meeting(forward, backward, np.uint64(self.backward.all_holes),
+                                                  self.backward.images))
+        if found < 0:
+            return "impossible"
+        self.meeting = self.forward.board_mask(forward[found]) ^ self.board.holes  # the stored dual, complemented
+        return "found"
+
+    def line(self) -> list[Jump]:
+        """A game from the start through :attr:`meeting` to one peg at the finish."""
+        assert self.meeting is not None
+        # the dual game from the meeting's complement to one peg at s, read backwards, is the game from
+        # the start to the meeting (the same jumps, in reverse order)
+        dual_line = self.forward.finish_line(self.board.holes ^ self.meeting)
+        return dual_line[::-1] + self.backward.finish_line(self.meeting)
+
+    def positions(self) -> int:
+        return self.forward.positions() + self.backward.positions()
+
+    def nodes(self) -> int:
+        return self.forward.nodes + self.backward.nodes

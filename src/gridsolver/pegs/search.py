@@ -726,32 +726,39 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int):
     perms = fixing(symmetries(board), board, finish)
     ending = None
     bank = None
-    if board.hole_count >= ENDGAME_AT_ONCE_HOLES:
+    extra: dict = {}
+    big = board.hole_count >= ENDGAME_AT_ONCE_HOLES and endgame.fits(board)
+    if big and (board.holes & ~board.pegs).bit_count() == 1:
+        # big boards, one empty hole: breadth-first by jumps from both ends, pruned by pagodas; it may
+        # decide the problem, else its backward side is the depth-first runs' endgame and its forward
+        # side's pagodas their cuts
+        meeting, outcome = _meet(board, finish, budget)
+        extra = _meeting_info(meeting)
+        if outcome == "found":
+            return "optimal", meeting.line(), "one peg left in the finish hole", meeting.nodes(), None, extra
+        if outcome == "impossible":
+            return "impossible", None, _meeting_proof(meeting, finish), meeting.nodes(), None, extra
+        ending = meeting.backward
+        bank = _dense_bank_rows(board, layout, meeting.forward, perms)
+    elif big:
         # big boards: pagodas that rule out positions near the start, for the forward search's cuts
         # (they may rule out every position of a layer: then no game finishes)
         found, empty_at, seconds = _finish_bank(board, finish, perms, budget)
+        extra = {"forward_lp_pagodas": len(found), "forward_lp_s": seconds}
         if empty_at is not None:
             proof = (f"pagoda functions: every position {empty_at} jump(s) from the start weighs less than "
                      f"one peg at {finish} under one of {len(found)} pagoda functions found by linear "
                      "programming")
-            return "impossible", None, proof, 0, None, {"forward_lp_pagodas": len(found), "forward_lp_s": seconds}
+            return "impossible", None, proof, 0, None, extra
         bank = _bank_rows(board, layout, found, board.index(finish), perms)
-    if board.hole_count >= ENDGAME_AT_ONCE_HOLES and endgame.fits(board):
-        # big boards: the endgame first, its small layers pruned by pagodas (which may prove the
-        # problem impossible before any forward search)
+        # then the endgame, its small layers pruned by pagodas (which may prove the problem impossible)
         ending = _endgame(board, finish, budget, 0, pagodas=True)
         if ending.empty_at is not None:
-            proof = (f"pagoda functions: no position of {ending.empty_at} pegs that can end at {finish} "
-                     f"(found backwards from it) is reachable from the start: each weighs more than the "
-                     f"start under one of {ending.lp_pagodas} pagoda functions found by linear programming"
-                     + (" or the golden pagoda toward the start's empty hole" if ending.floors.size else ""))
-            return "impossible", None, proof, ending.nodes, None, _endgame_info(ending)
+            return "impossible", None, _backward_proof(ending, finish), ending.nodes, None, _endgame_info(ending)
     code, jumps, nodes, runs, entries, info = _restarted_dfs(board, layout, perms, budget, seed,
                                                              target=finish, first_limit=200_000,
                                                              ending=ending, bank=bank)
-    extra = {"symmetries": len(perms), "restarts": runs, "table_entries": entries, **info}
-    if bank is not None:
-        extra.update(forward_lp_pagodas=len(bank[1]) // max(1, len(perms)), forward_lp_s=seconds)
+    extra = {"symmetries": len(perms), "restarts": runs, "table_entries": entries, **extra, **info}
     if code == FOUND:
         return "optimal", jumps, "one peg left in the finish hole", nodes, None, extra
     if code == EXHAUSTED:
@@ -759,6 +766,65 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int):
                  "with a table of dead positions")
         return "impossible", None, proof, nodes, None, extra
     return "not-found", None, "", nodes, STOPPED.get(code), extra
+
+
+MEET_TIME_SHARE = 0.4  # of the time left: the most the two-sided breadth-first search takes
+MEET_MEMORY_SHARE = 0.35  # of the memory budget (the depth-first runs' table gets half of it)
+
+
+def _meet(board: Board, finish: Cell, budget: Budget) -> tuple[Endgame, str]:
+    """:class:`gridsolver.pegs.endgame.Meeting` within its shares of the budget: (it, its outcome)."""
+    meeting = endgame.Meeting(board, finish)
+    remaining = budget.remaining_s()
+    seconds = 60.0 if remaining is None else MEET_TIME_SHARE * remaining
+    memory = int(MEET_MEMORY_SHARE * (budget.memory_bytes() or (4 << 30)))
+    outcome = meeting.run(budget, memory, time.perf_counter() + seconds)
+    return meeting, outcome
+
+
+def _meeting_info(meeting) -> dict:
+    return {"meeting_forward_pegs": meeting.board.peg_count - meeting.forward.pegs + 1,
+            "meeting_backward_pegs": meeting.backward.pegs, "meeting_positions": meeting.positions(),
+            "meeting_lp_pagodas": meeting.forward.lp_pagodas + meeting.backward.lp_pagodas,
+            "meeting_lp_s": round(meeting.forward.lp_seconds + meeting.backward.lp_seconds, 2),
+            "meeting_s": round(sum(meeting.forward.seconds) + sum(meeting.backward.seconds), 2)}
+
+
+def _backward_proof(ending: Endgame, finish: Cell) -> str:
+    return (f"pagoda functions: no position of {ending.empty_at} pegs that can end at {finish} (found backwards "
+            f"from it) is reachable from the start: each weighs more than the start under one of "
+            f"{ending.lp_pagodas} pagoda functions found by linear programming or the golden pagoda toward "
+            "the start's empty hole")
+
+
+def _meeting_proof(meeting, finish: Cell) -> str:
+    pegs = meeting.board.peg_count
+    if meeting.backward.empty_at is not None:
+        return _backward_proof(meeting.backward, finish)
+    if meeting.forward.empty_at is not None:
+        return (f"pagoda functions: no position {meeting.forward.empty_at - 1} jumps from the start can end at "
+                f"{finish}: each weighs less than one peg there under one of {meeting.forward.lp_pagodas} "
+                f"pagoda functions found by linear programming or the golden pagoda toward {finish}")
+    middle = pegs - meeting.forward.pegs + 1
+    return (f"breadth-first search by jumps from both ends under the {len(meeting.backward.perms)} symmetries "
+            f"fixing the start and {finish}, pruned by {meeting.forward.lp_pagodas + meeting.backward.lp_pagodas} "
+            f"pagoda functions found by linear programming and two golden pagodas: no position of {middle} pegs "
+            f"is both reachable from the start and able to end at {finish}")
+
+
+def _dense_bank_rows(board: Board, layout: Layout, side: Endgame, perms: list):
+    """The forward side's pagodas found by linear programming (dense rows on positions, floors the
+    finish's weight) as the depth-first search's rows (board numbering), each under every symmetry of
+    ``perms``; the golden row (the first, when there is one) is left out: the search has its own."""
+    rows, floors = [], []
+    for k in range(side.golden, len(side.floors)):
+        for perm in perms:
+            row = np.zeros(layout.words * 64, dtype=np.float64)
+            for number, bit in enumerate(side.dense.bits):
+                row[perm[bit]] = side.weights[k, number]
+            rows.append(row)
+            floors.append(side.floors[k])
+    return (np.array(rows, dtype=np.float64).reshape(-1, layout.words * 64), np.array(floors, dtype=np.float64))
 
 
 FINISH_BANK_SHARE = 0.1  # of --time: the most the forward pagodas' linear programs take

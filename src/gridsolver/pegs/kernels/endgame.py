@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.core.kernels.bits import ONE, ZERO
+from gridsolver.core.kernels.bits import ONE, ZERO, trailing_zeros
 from gridsolver.core.kernels.clock import budget_check
 from gridsolver.core.kernels.stops import EXHAUSTED, OUT_OF_MEMORY
 from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, canonical, new_slot, set_slot
@@ -63,8 +63,14 @@ def expand(layer, lo, tri_a, tri_b, tri_c, images, weights, floors, keys, node_l
     base = np.zeros(npag, dtype=np.float64)
     for i in range(lo, layer.shape[0]):
         p = layer[i]
-        for k in range(npag):
-            base[k] = weight_of(p, weights[k])
+        base[:] = 0.0
+        q = p
+        while q != ZERO:  # the pegs' weights under every pagoda, peg by peg
+            low = q & (~q + ONE)
+            bit = trailing_zeros(low)
+            for k in range(npag):
+                base[k] += weights[k, bit]
+            q ^= low
         for t in range(ntri):
             a = np.uint64(tri_a[t])
             b = np.uint64(tri_b[t])
@@ -122,3 +128,18 @@ def insert_all(keys, values):
     """Put ``values`` (distinct, none 0) into the empty set ``keys``."""
     for i in range(values.shape[0]):
         keys[set_slot(keys, values[i])] = values[i]
+
+
+@njit(cache=True)
+def first_meeting(forward, backward, all_holes, images):
+    """Index of the first ``forward[i]`` whose complement's smallest image (``images``, see
+    :func:`gridsolver.pegs.kernels.bitboard.canonical`) is in the sorted ``backward``, or -1.
+
+    The forward layer holds positions, the backward layer complements (both as smallest images under
+    the same symmetries): a position in both is on some game from the start to the finish."""
+    for i in range(forward.shape[0]):
+        key = canonical(all_holes ^ forward[i], images)
+        j = np.searchsorted(backward, key)
+        if j < backward.shape[0] and backward[j] == key:
+            return i
+    return -1
