@@ -66,7 +66,8 @@ def run(quick: bool) -> list[Table]:
             if finish not in allowed:
                 counts["impossible"] += 1
                 continue
-            result = table_job((board, start, finish, seconds, MEMORY_MB, None, 0, f"diamond {start}->{finish}"))
+            label = f"diamond {start}->{finish}"
+            result = table_job((board, start, finish, seconds, MEMORY_MB, None, 0, label))
             good = result.status == "optimal" and result.verified
             outcome = "solved" if good else "impossible" if result.status == "impossible" else "undecided"
             counts[outcome] += 1
@@ -82,7 +83,8 @@ def run(quick: bool) -> list[Table]:
                       round(result.stats.peak_memory_mb), load())
         orbit = len({p[board.index(start)] for p in perms})
         if not allowed:
-            anywhere, decided_after = "impossible (position classes: no single peg is in the start's class)", 0.0
+            anywhere = "impossible (position classes: no single peg is in the start's class)"
+            decided_after = 0.0
         elif "solved" in outcomes:
             anywhere = f"solvable ({outcomes.count('solved')} of {len(outcomes)} finishes up to symmetry)"
         elif all(o == "impossible" for o in outcomes):
@@ -92,8 +94,9 @@ def run(quick: bool) -> list[Table]:
         starts.add(start, orbit, " ".join(f"({r},{c})" for r, c in allowed) or "none", anywhere,
                    "-" if decided_after is None else round(decided_after, 2), load())
     elapsed = time.perf_counter() - started
-    starts.notes.append(f"{len(problems)} problems up to symmetry: {counts['solved']} solved (replay-verified), "
-                        f"{counts['impossible']} proved impossible, {counts['undecided']} undecided, in "
+    starts.notes.append(f"{len(problems)} problems up to symmetry: {counts['solved']} solved "
+                        f"(replay-verified), {counts['impossible']} proved impossible, "
+                        f"{counts['undecided']} undecided, in "
                         f"{elapsed:.1f} s in all; peak memory of the process {peak_rss_mb():.0f} MB. Each "
                         f"search: --time {seconds:g} --memory {MEMORY_MB:g} --seed 0, one at a time in one "
                         "process. 'Decided after': the searches of that start's finishes, in table order, "

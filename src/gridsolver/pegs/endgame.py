@@ -321,8 +321,9 @@ class Meeting:
                     return "impossible"
             if self.jumps_covered >= total:
                 break
-            side = self.forward if len(self.forward.layers[-1]) <= len(self.backward.layers[-1]) else self.backward
-            room = (memory_bytes - 8 * (self.forward.positions() + self.backward.positions())) / BYTES_PER_POSITION
+            smaller = len(self.forward.layers[-1]) <= len(self.backward.layers[-1])
+            side = self.forward if smaller else self.backward
+            room = (memory_bytes - 8 * self.positions()) / BYTES_PER_POSITION
             if time.perf_counter() > deadline or room <= 0 or not side.grow(budget, int(room)):
                 return "stopped"
             side.prune(lp_deadline)
@@ -333,7 +334,8 @@ class Meeting:
                                                   self.backward.images))
         if found < 0:
             return "impossible"
-        self.meeting = self.forward.board_mask(forward[found]) ^ self.board.holes  # the stored dual, complemented
+        # the forward side stores the position itself; board_mask gives its complement
+        self.meeting = self.forward.board_mask(forward[found]) ^ self.board.holes
         return "found"
 
     def line(self) -> list[Jump]:

@@ -233,8 +233,9 @@ def pagoda_bound(board: Board, known: int = 0, first: Iterable[int] = (),
     return fewest_pegs_bound(board, reach, no_single, proof)
 
 
-def finish_bank(triples: Sequence[Triple], holes: int, start: int, finish: int, perms: Sequence[Sequence[int]],
-                seconds: float, most: int = 16, layer_max: int = 3_000) -> tuple[list[Weights], int | None]:
+def finish_bank(triples: Sequence[Triple], holes: int, start: int, finish: int,
+                perms: Sequence[Sequence[int]], seconds: float, most: int = 16,
+                layer_max: int = 3_000) -> tuple[list[Weights], int | None]:
     """Pagodas that show positions near the start can never end at one peg in bit ``finish``, and
     whether they show that no game does.
 

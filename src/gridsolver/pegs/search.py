@@ -445,8 +445,7 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
     from gridsolver.pegs.kernels.dfs import dfs
 
     geometry = layout.geometry._replace(perms=layout.perm_array(perms))
-    import os
-    weights = layout.weights(centroid(board) if target is None or os.environ.get("DIA_ORDER") == "centre" else target)
+    weights = layout.weights(centroid(board) if target is None else target)
     target_bit = -1 if target is None else board.index(target)
     golden = None if target is None else pagoda_for(board, target)
     pagoda = np.zeros((0, layout.words * 64), dtype=np.float64) if golden is None else golden[None, :]
@@ -754,7 +753,8 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int):
         # then the endgame, its small layers pruned by pagodas (which may prove the problem impossible)
         ending = _endgame(board, finish, budget, 0, pagodas=True)
         if ending.empty_at is not None:
-            return "impossible", None, _backward_proof(ending, finish), ending.nodes, None, _endgame_info(ending)
+            proof = _backward_proof(ending, finish)
+            return "impossible", None, proof, ending.nodes, None, _endgame_info(ending)
     code, jumps, nodes, runs, entries, info = _restarted_dfs(board, layout, perms, budget, seed,
                                                              target=finish, first_limit=200_000,
                                                              ending=ending, bank=bank)
@@ -791,8 +791,8 @@ def _meeting_info(meeting) -> dict:
 
 
 def _backward_proof(ending: Endgame, finish: Cell) -> str:
-    return (f"pagoda functions: no position of {ending.empty_at} pegs that can end at {finish} (found backwards "
-            f"from it) is reachable from the start: each weighs more than the start under one of "
+    return (f"pagoda functions: no position of {ending.empty_at} pegs that can end at {finish} (found "
+            f"backwards from it) is reachable from the start: each weighs more than the start under one of "
             f"{ending.lp_pagodas} pagoda functions found by linear programming or the golden pagoda toward "
             "the start's empty hole")
 
@@ -802,14 +802,15 @@ def _meeting_proof(meeting, finish: Cell) -> str:
     if meeting.backward.empty_at is not None:
         return _backward_proof(meeting.backward, finish)
     if meeting.forward.empty_at is not None:
-        return (f"pagoda functions: no position {meeting.forward.empty_at - 1} jumps from the start can end at "
-                f"{finish}: each weighs less than one peg there under one of {meeting.forward.lp_pagodas} "
+        return (f"pagoda functions: no position {meeting.forward.empty_at - 1} jumps from the start can end "
+                f"at {finish}: each weighs less than one peg there under one of {meeting.forward.lp_pagodas} "
                 f"pagoda functions found by linear programming or the golden pagoda toward {finish}")
     middle = pegs - meeting.forward.pegs + 1
-    return (f"breadth-first search by jumps from both ends under the {len(meeting.backward.perms)} symmetries "
-            f"fixing the start and {finish}, pruned by {meeting.forward.lp_pagodas + meeting.backward.lp_pagodas} "
-            f"pagoda functions found by linear programming and two golden pagodas: no position of {middle} pegs "
-            f"is both reachable from the start and able to end at {finish}")
+    found = meeting.forward.lp_pagodas + meeting.backward.lp_pagodas
+    return (f"breadth-first search by jumps from both ends under the {len(meeting.backward.perms)} "
+            f"symmetries fixing the start and {finish}, pruned by {found} pagoda functions found by linear "
+            f"programming and two golden pagodas: no position of {middle} pegs is both reachable from the "
+            f"start and able to end at {finish}")
 
 
 def _dense_bank_rows(board: Board, layout: Layout, side: Endgame, perms: list):
@@ -824,7 +825,8 @@ def _dense_bank_rows(board: Board, layout: Layout, side: Endgame, perms: list):
                 row[perm[bit]] = side.weights[k, number]
             rows.append(row)
             floors.append(side.floors[k])
-    return (np.array(rows, dtype=np.float64).reshape(-1, layout.words * 64), np.array(floors, dtype=np.float64))
+    return (np.array(rows, dtype=np.float64).reshape(-1, layout.words * 64),
+            np.array(floors, dtype=np.float64))
 
 
 FINISH_BANK_SHARE = 0.1  # of --time: the most the forward pagodas' linear programs take
@@ -859,7 +861,8 @@ def _bank_rows(board: Board, layout: Layout, found: list, finish_bit: int, perms
                 row[perm[bit]] = float(value)
             rows.append(row)
             floors.append(float(weights.get(finish_bit, 0)))
-    return (np.array(rows, dtype=np.float64).reshape(-1, layout.words * 64), np.array(floors, dtype=np.float64))
+    return (np.array(rows, dtype=np.float64).reshape(-1, layout.words * 64),
+            np.array(floors, dtype=np.float64))
 
 
 # -- moves -------------------------------------------------------------------------
