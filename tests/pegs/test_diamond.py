@@ -1,8 +1,12 @@
 """Pagoda banks for finish problems (big boards) and the 41-hole diamond's single-vacancy starts."""
 
+import time
 from fractions import Fraction
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gridsolver import pegs
 from gridsolver.pegs import endgame, pagoda, reference, rules, search, table
@@ -81,3 +85,44 @@ def test_diamond_starts_are_decided():
         assert result.status == "impossible" and result.proof.startswith("pagoda functions"), finish
     result = pegs.solve(vacated(board, (1, 3)), finish=(4, 2), time=60, memory=4096, seed=0)
     assert result.status == "optimal" and result.verified and result.details["pegs_left"] == 1
+
+
+@given(st.lists(st.integers(0, (1 << 20) - 1), min_size=1, max_size=30), st.integers(0, 2**32))
+@settings(max_examples=40, deadline=None)
+def test_first_meeting_and_heavy_enough_are_their_references(positions, seed):
+    from gridsolver.pegs.kernels import endgame as layers
+
+    board = named("4x5")
+    ending = endgame.Endgame(vacated(board, (0, 1)), (2, 3))
+    rng = np.random.default_rng(seed)
+    perms = ending.perms
+    keys = sorted({min(sum(1 << perm[k] for k in range(20) if q >> k & 1) for perm in perms)
+                   for q in positions if rng.random() < 0.5})
+    forward = [int(x) for x in rng.permutation(positions)]
+    got = layers.first_meeting(np.array(forward, dtype=np.uint64), np.array(keys, dtype=np.uint64),
+                               np.uint64(ending.all_holes), ending.images)
+    assert got == reference.first_meeting(forward, keys, ending.all_holes, perms)
+    weights = (rng.integers(-8, 9, size=(3, 64)) / 8).tolist()
+    floors = (rng.integers(-16, 17, size=3) / 8).tolist()
+    keep = np.zeros(len(positions), dtype=np.bool_)
+    kept = layers.heavy_enough(np.array(positions, dtype=np.uint64), np.array(weights), np.array(floors),
+                               keep)
+    want = reference.heavy_enough(positions, weights, floors)
+    assert keep.tolist() == want and kept == sum(want)
+
+
+@pytest.mark.parametrize("name", ["3x6", "4x4"])
+def test_a_meeting_decides_small_problems_as_brute_force_does(name):
+    board = named(name)
+    outcomes = set()
+    for start, finish in table.single_vacancy_problems(board):
+        problem = vacated(board, start)
+        meeting = endgame.Meeting(problem, finish)
+        outcome = meeting.run(search.Budget(nodes=10**9), 1 << 28, time.perf_counter() + 60)
+        possible = problem.pegs in reference.finishers(board, board.index(finish))
+        assert outcome == ("found" if possible else "impossible"), (start, finish)
+        if outcome == "found":
+            end = rules.replay(problem, meeting.line())
+            assert end.peg_count == 1 and end.has_peg(finish)
+        outcomes.add(outcome)
+    assert outcomes == {"found", "impossible"}

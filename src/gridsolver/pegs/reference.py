@@ -165,3 +165,21 @@ def finishers(board: Board, finish_bit: int) -> set[int]:
                         following.append(p)
         frontier = following
     return seen
+
+
+def first_meeting(forward: list[int], backward: list[int], all_holes: int,
+                  perms: list[tuple[int, ...]]) -> int:
+    """kernels.endgame.first_meeting in plain Python: the index of the first forward position whose
+    complement's smallest image under ``perms`` is in ``backward``, or -1."""
+    wanted = set(backward)
+    for i, p in enumerate(forward):
+        q = all_holes ^ p
+        if min(sum(1 << perm[k] for k in range(q.bit_length()) if q >> k & 1) for perm in perms) in wanted:
+            return i
+    return -1
+
+
+def heavy_enough(positions: list[int], weights: list[list[float]], floors: list[float]) -> list[bool]:
+    """kernels.endgame.heavy_enough in plain Python: whether each position weighs at least every floor."""
+    return [all(sum(w[k] for k in range(p.bit_length()) if p >> k & 1) >= floor
+                for w, floor in zip(weights, floors, strict=True)) for p in positions]
