@@ -59,7 +59,7 @@ MAX_LOAD = 0.6  # kernels.endgame.MAX_LOAD: a layer's set grows past this load
 #: Layers of at most this many positions get linear programs (one per position no pagoda of the bank
 #: excludes yet; about 10 ms each).
 LP_LAYER_MAX = 2_000
-LP_SHARE = 0.5  # of an endgame's time: the most its linear programs may take
+LP_SHARE = 0.2  # of an endgame's time: the most its linear programs may take (0.5 measured slower)
 LP_BANK_MAX = 48  # pagodas kept in the bank the kernel applies (each costs three additions per jump)
 FIRST_SLOTS = 1 << 12
 BYTES_PER_POSITION = 8 / MAX_LOAD * 2 + 8  # the set at its worst just after doubling, and the layer
