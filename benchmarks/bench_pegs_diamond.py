@@ -34,10 +34,12 @@ def load() -> str:
 def proof_kind(proof: str) -> str:
     if proof.startswith("position classes"):
         return "position classes"
-    if "every position" in proof and "jump(s) from the start" in proof:
+    if proof.startswith("pagoda functions") and "from the start can end" in proof:
         return "pagodas near the start"
     if proof.startswith("pagoda functions"):
         return "pagodas on the endgame"
+    if proof.startswith("breadth-first search by jumps from both ends"):
+        return "both ends never meet"
     if proof.startswith("exhaustive"):
         return "exhaustive search"
     return proof[:40]
@@ -104,7 +106,9 @@ def run(quick: bool) -> list[Table]:
     pairs.notes.append("Proofs: position classes are not listed (220 pairs); 'pagodas near the start': every "
                        "position a few jumps from the start weighs less than the finish under some pagoda "
                        "found by linear programming; 'pagodas on the endgame': every position of a few pegs "
-                       "that can end at the finish (found backwards) outweighs the start under some pagoda. "
+                       "that can end at the finish (found backwards) outweighs the start under some pagoda; "
+                       "'both ends never meet': breadth-first search by jumps from both ends, pruned by "
+                       "pagodas, finds no position on both sides. "
                        "Times on a machine shared with other jobs (2 cores): the load column is the "
                        "1- and 5-minute load average after each search.")
     return [starts, pairs]
