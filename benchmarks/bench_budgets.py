@@ -1,8 +1,8 @@
-"""Budgets end to end (issue 15): does the whole ``gridsolver ... solve`` process keep --time and --memory?
+"""Budgets end to end: does the whole ``gridsolver ... solve`` process keep --time and --memory?
 
 Each command runs as a subprocess, the way a user runs it, after one warm-up
 run of the same command (so the numba cache is warm and compilation is not
-measured: that is issue 20's figure). While it runs, the resident memory of
+measured: that is the ``coldstart`` benchmark's figure). While it runs, the resident memory of
 the process and all its children (worker processes) is summed every 50 ms
 with psutil; the peak of that sum is the figure reported. Wall time is the
 whole process: Python start-up, imports, loading the cached kernels, the

@@ -1,8 +1,8 @@
 """Hopping Bunny: the 12-board challenge and random boards of 50-400 squares.
 
-Goals (issue 3): the challenge scored 64 with every board proved optimal, all
+Goals: the challenge scored 64 with every board proved optimal, all
 12 boards in under 10 s of search; random boards of 50-400 squares from the
-generator proved optimal within 60 s each. Issue 19: every board of up to 400
+generator proved optimal within 60 s each; every board of up to 400
 squares with an optimum of at most 8 tokens proved within 60 s, in time and
 peak memory within 2x of a compiled solver: the proof table runs each board in
 a process of its own, so its peak memory is that board's.
@@ -26,7 +26,7 @@ from runner import Table
 PUBLISHED = (2, 4, 4, 5, 5, 4, 8, 8, 6, 6, 7, 8)  # the published solver's tokens per board
 RANDOM_SEEDS = {50: (1, 2, 3, 4), 100: (1, 2, 3, 4), 200: (1, 2, 3), 300: (1, 2, 3), 400: (1, 2, 3)}
 QUICK_SEEDS = {50: (1,), 200: (1,), 400: (1,)}
-# Issue 19's 20 boards: random programs of 10 tokens (``random_board(seed, squares, tokens=10)``),
+# The proof table's 20 boards: random programs of 10 tokens (``random_board(seed, squares, tokens=10)``),
 # which draw boards with larger optima than the default sizes do.
 PROOF_TOKENS = 10
 PROOF_BOARDS = [(squares, seed) for squares in (200, 250, 300, 350, 400) for seed in (1, 2, 3, 4)]
@@ -110,7 +110,7 @@ def _proof_run(squares: int, seed: int) -> dict:
 
 
 def proof_table(quick: bool) -> Table:
-    table = Table(f"Issue 19: exact proofs on random boards of 200-400 squares ({PROOF_TIME_S:.0f} s, "
+    table = Table(f"Exact proofs on random boards of 200-400 squares ({PROOF_TIME_S:.0f} s, "
                   f"--memory {PROOF_MEMORY_MB:.0f} per board)",
                   ["squares", "seed", "tokens", "status", "seconds", "CPU s", "peak MB", "library fragments",
                    "program"])

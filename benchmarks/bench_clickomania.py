@@ -1,4 +1,4 @@
-"""Clickomania benchmarks (issues 5, 17): duel-5x5, clearable boards of every build style at 50x50 and
+"""Clickomania benchmarks: duel-5x5, clearable boards of every build style at 50x50 and
 64x64, random boards (SameGame: bench_samegame.py).
 
 Seeds are fixed here. The full run solves 20 clearable boards per style and size (up to about 90
@@ -21,9 +21,9 @@ from gridsolver.core.parallel import parallel_map
 from runner import Table
 
 CLEARABLE_SEED = 100  # report seeds; the solver was tuned on seeds 1-7 and 1000-1029
-CLEARABLE_LIMITS = {50: 10.0, 64: 60.0}  # issue 17's goal per board: 50x50 in 10 s, 64x64 in 60 s
+CLEARABLE_LIMITS = {50: 10.0, 64: 60.0}  # the goal per board: 50x50 in 10 s, 64x64 in 60 s
 RANDOM_SEED = 500
-DECIDED_SIZE, DECIDED_COLOURS, DECIDED_LIMIT = 15, 4, 60.0  # issue 17: random 15x15x4 decided in 60 s
+DECIDED_SIZE, DECIDED_COLOURS, DECIDED_LIMIT = 15, 4, 60.0  # the goal: random 15x15x4 decided in 60 s
 
 
 def _named(name: str) -> list[rules.Board]:

@@ -1,12 +1,12 @@
 """Peg solitaire benchmarks: classic proofs and the comesolo default-vs-published comparison.
 
-Goals (issue 4): English central game under 0.1 s of search; the full
+Goals: English central game under 0.1 s of search; the full
 English single-vacancy table under a minute; the European central game
 proved impossible in seconds; on random comesolo boards (10x10, 20x20,
 30x30, peg density 0.6-0.9, seeds below) the default strategy leaves fewer
 pegs than the published method on the same budget, and one peg on most.
 
-Issue 19: the diamond and European most-jumps rows end proved optimal at two pegs (no single peg
+The diamond and European most-jumps rows end proved optimal at two pegs (no single peg
 is in the start's position class); every comesolo square board up to 30x30 at densities 0.5-0.95
 (20 seeds per size, :data:`SWEEP_SIZES`) should end at one peg or with a proof that fewer pegs than
 found are impossible. The sweep is long (60 boards x 60 s); ``--quick`` runs 3 seeds per size for
@@ -134,9 +134,10 @@ def comesolo_sweep(quick: bool) -> Table:
 def comesolo_sparse(quick: bool) -> Table:
     """The sweep's sparsest row (density 0.5, seed 1000) at every size, with the pagoda bound's part.
 
-    Issue 19: these boards ended at 2-6 pegs without a proof. The fewest-pegs bound here includes the
-    pagoda functions (pegs.pagoda: golden-ratio pagodas, then linear programs), run once after the
-    depth-first phase when its line leaves more pegs than the position classes allow.
+    Without the pagoda functions these boards ended at 2-6 pegs without a proof. The fewest-pegs
+    bound here includes the pagoda functions (pegs.pagoda: golden-ratio pagodas, then linear
+    programs), run once after the depth-first phase when its line leaves more pegs than the
+    position classes allow.
     """
     seconds = 10.0 if quick else 60.0
     table = Table(f"Comesolo density 0.5 (the sweep's seed {SWEEP_FIRST_SEED}), {seconds:g} s each",
@@ -164,7 +165,7 @@ EUROPEAN_MEMORY_MB = 4096.0
 
 
 def european_single_vacancy(quick: bool) -> list[Table]:
-    """Issue 19: every single-vacancy problem of the 37-hole European board with a one-peg finish
+    """Every single-vacancy problem of the 37-hole European board with a one-peg finish
     decided, in under 5 minutes in all and 4 GB.
 
     One start per orbit of the 8 symmetries (8 orbits cover the 37 holes), then one finish per orbit

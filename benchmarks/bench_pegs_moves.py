@@ -1,6 +1,6 @@
 """Peg solitaire, fewest moves (a move = consecutive jumps by one peg).
 
-Goal (issue 4, stretch): the English central game in 18 moves, proved
+Goal: the English central game in 18 moves, proved
 minimal, on this machine. Also every English "complement" problem (one
 vacancy, finish with one peg in that hole) up to symmetry, and the 15-hole
 triangle to one peg anywhere.

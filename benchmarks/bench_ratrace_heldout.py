@@ -1,4 +1,4 @@
-"""Rat race: the champion on held-out tracks that no choice was tuned on (issue 18).
+"""Rat race: the champion on held-out tracks that no choice was tuned on.
 
 Players are tuned and trained on track seeds below 10,000 only; this
 benchmark plays seeds 1,000,000 .. 1,000,000 + N - 1, which nothing may be

@@ -1,11 +1,13 @@
-"""SameGame benchmark (issues 5 and 17): the standard-20 positions at 60 s each on 2 workers, over seeds.
+"""SameGame benchmark: the standard-20 positions at 60 s each on 2 workers, over seeds.
 
 One run of the whole set is one sample: a timed search stops where the
 machine's speed lets it, so the total moves by hundreds to a thousand points
 between runs of the same code. The benchmark therefore plays the set once
 per seed (``SAMEGAME_SEEDS``, default ``1,2,3``) and prints each seed's total
 with the playouts per second, then the mean, minimum and maximum: a goal
-holds for the *worst* seed (issue 17). The full run is 20 minutes of wall
+holds for the *worst* seed. Each seed's run is kept as a record, so seeds may
+be played at different times; the tables show every seed kept for the same
+settings, each with the commit that played it. The full run is 20 minutes of wall
 time per seed on 2 cores (`python benchmarks/run.py samegame --write`);
 ``--quick`` plays 5 positions at 3 s.
 """
@@ -18,8 +20,10 @@ import sys
 import time
 
 from gridsolver import samegame as game
-from runner import Table
+from runner import RUN, Records, Table
 
+#: each seed's run is kept in benchmarks/records/ (see runner.Records): seeds may run at different times
+KEEPS_RECORDS = True
 WORKERS = 2
 DEFAULT_SEEDS = (1, 2, 3)
 GOALS = ((77_934, "NMCS level 3"), (80_030, "NRPA with selective policies, Cazenave 2016"),
@@ -60,33 +64,44 @@ def samegame(quick: bool) -> list[Table]:
         boards = boards[:5]
     budget_note = ("the full budget of the goal" if per_position >= 60 else
                    "shorter than the goal's 60 s (the full run is 20 min of wall time per seed on 2 cores)")
-    return report(boards, list(range(1, len(boards) + 1)), per_position,
-                  "Goals (issue 17) at 60 s per position, for the worst seed: "
+    return report("samegame", boards, list(range(1, len(boards) + 1)), per_position,
+                  "Goals at 60 s per position, for the worst seed: "
                   + "; ".join(f"{goal:,} ({what})" for goal, what in GOALS)
-                  + f". This run used {per_position:g} s per position, {budget_note}")
+                  + f". The runs used {per_position:g} s per position, {budget_note}")
 
 
-def report(boards: list, numbers: list[int], per_position: float, goal_note: str) -> list[Table]:
-    """Play ``boards`` (standard positions ``numbers``) once per seed: a row per seed, the spread over
-    the seeds, and each seed's score position by position."""
-    # start the worker pool and load the compiled kernels in it before timing
-    game.solve(boards[0], time=2, workers=WORKERS)
-    runs = {}
-    for seed in seeds():
-        started = time.perf_counter()
-        runs[seed] = play_set(boards, per_position, seed)
-        runs[seed]["wall"] = time.perf_counter() - started
+def report(name: str, boards: list, numbers: list[int], per_position: float, goal_note: str) -> list[Table]:
+    """Play ``boards`` (standard positions ``numbers``) once per seed asked for, keep each seed's run
+    as a record of benchmark ``name``, and report every seed kept for these settings: a row per seed
+    (with the commit that played it), the spread over the seeds, each seed position by position."""
+    store = Records(name)
+    settings = {"time": per_position, "positions": numbers, "workers": WORKERS}
+    if not RUN.from_records:
+        # start the worker pool and load the compiled kernels in it before timing
+        game.solve(boards[0], time=2, workers=WORKERS)
+        for seed in seeds():
+            started = time.perf_counter()
+            played = play_set(boards, per_position, seed)
+            played["wall"] = time.perf_counter() - started
+            store.put({"seed": seed, **settings}, played)
+    kept = sorted(store.matching(**settings), key=lambda row: row["key"]["seed"])
+    if not kept:
+        raise SystemExit(f"{name}: no records for {settings} in {store.path}")
+    runs = {row["key"]["seed"]: row["data"] for row in kept}
     per_seed = Table("SameGame standard set, one row per seed",
                      ["seed", "positions", "time per position (s)", "workers", "method", "total score",
                       "worst position", "cleared", "playouts/s (both workers)", "endgame nodes/s",
-                      "playouts per position", "wall (min)"])
-    for seed, run in runs.items():
+                      "playouts per position", "wall (min)", "commit", "date"])
+    for row in kept:
+        seed, run = row["key"]["seed"], row["data"]
         playouts = run["nodes"] - run["endgame"]
         seconds = run["searched"] or 1.0
         per_seed.add(seed, len(boards), per_position, WORKERS, run["method"], sum(run["scores"]),
                      min(run["scores"]), f"{run['cleared']}/{len(boards)}", round(playouts / seconds),
                      round(run["endgame"] / seconds), round(playouts / len(boards)),
-                     round(run["wall"] / 60, 1))
+                     round(run["wall"] / 60, 1), row["commit"], row["date"])
+    places = sorted({f"{row['machine']} ({row['software']})" for row in kept})
+    per_seed.notes.append("Measured on " + "; ".join(places) + ".")
     totals = [sum(run["scores"]) for run in runs.values()]
     spread = Table("SameGame standard set: spread over seeds",
                    ["seeds", "mean total", "min total", "max total"]
@@ -98,7 +113,7 @@ def report(boards: list, numbers: list[int], per_position: float, goal_note: str
                         "--seed S`; every game replayed under the rules. Playouts/s: NRPA's playouts (rating "
                         "runs included) over the seconds of search, both workers together; endgame nodes/s: "
                         "the nodes of the exact endgame searches that end each worker's time, counted "
-                        "apart (before 2026-11-27 this table added them to the playouts).")
+                        "apart. The report seeds (1, 2, 3) were never used for tuning.")
     for seed, run in runs.items():
         spread.notes.append(f"Seed {seed} per position: " + ", ".join(str(s) for s in run["scores"]) + ".")
     by_position = Table("SameGame standard set, position by position",
@@ -106,7 +121,7 @@ def report(boards: list, numbers: list[int], per_position: float, goal_note: str
     for i, number in enumerate(numbers):
         best_seed = max(runs, key=lambda seed: runs[seed]["scores"][i])
         by_position.add(number, *(runs[seed]["scores"][i] for seed in runs), runs[best_seed]["scores"][i],
-                        runs[best_seed]["found_by"][i])
+                        runs[best_seed]["found_by"][i] or "(not recorded)")
     return [per_seed, spread, by_position]
 
 

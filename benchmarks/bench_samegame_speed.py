@@ -1,4 +1,4 @@
-"""SameGame kernel speed (issue 5): group upkeep per move and NRPA playouts per second.
+"""SameGame kernel speed: group upkeep per move and NRPA playouts per second.
 
 Group upkeep replays the same recorded playout games three times: once
 finding every group afresh before each move

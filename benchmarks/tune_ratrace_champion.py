@@ -1,15 +1,16 @@
-"""Tune the rat race champion's parameters on training tracks (issue 18); not a run.py section.
+"""Tune the rat race champion's parameters on training tracks; not a run.py section.
 
 A variant is the champion's decision rule (``kernels/planner.py``) with other
 parameters: the wander rate and how the 6-bit colour codes decode into
 beliefs; the doubting variants (:func:`choose_doubting`) live here only.
-``before`` is the champion's decoding of sessions 1-4 (the variants
-other than the layouts change that one); ``hamming`` is the champion's own
-since session 5 (2026-11-26). Every variant plays the same (track, game seed) pairs: track seeds
+``before`` is the champion's decoding before the ``hamming`` layout (the
+variants other than the layouts change that one); ``hamming`` is the
+champion's own (why: docs/research/ratrace.md, "Genome layouts that unlearn
+a wrong belief"). Every variant plays the same (track, game seed) pairs: track seeds
 ``--first`` .. ``--first + --tracks - 1`` (keep them below 10,000: seeds from
 1,000,000 on are held out), game seeds ``track + 7 + 1000 * g`` for
 ``g < --games``, ``--turns`` turns each (3,000: a game's points at 3,000 turns
-predict its points at 10,000 well, see docs/ratrace-champion.md).
+predict its points at 10,000 well, see docs/research/ratrace.md).
 
 For each variant it prints the take-off rate (games above 100 points), the
 share at 1-2 points and the geometric mean of points with a 95% bootstrap
@@ -52,7 +53,7 @@ RESAMPLES = 2_000
 
 
 def before_table() -> np.ndarray:
-    """The champion's decoding before the ``hamming`` layout was adopted (sessions 1-4, 2026-11-26).
+    """The champion's decoding before the ``hamming`` layout was adopted (docs/research/ratrace.md).
 
     Kinds 0-1 (``kind = code & 3``, ``p = code >> 2``): plain; kind 2: a trap
     at offset ``(p % 3 - 1, p // 3 - 1)``, "never step" for ``p == 4`` or
@@ -72,13 +73,13 @@ def before_table() -> np.ndarray:
     return table
 
 
-# Layouts in which one bit flip turns a "plain" belief into "never step" more often (issue 18,
-# session 4 in docs/ratrace-champion.md). In the `before` table only 8 of the 32 plain codes
+# Layouts in which one bit flip turns a "plain" belief into "never step" more often (see the rat
+# race's research notes). In the `before` table only 8 of the 32 plain codes
 # have a "never step" neighbour, so a wall that the whole front believes plain is unlearnt slowly.
 
 
 def hamming_table() -> np.ndarray:
-    """The ``hamming`` layout, the champion's own since session 5: a code's syndrome is its kind.
+    """The ``hamming`` layout, the champion's own: a code's syndrome is its kind.
 
     Built here from the package's :func:`planner.syndrome` and
     :data:`beliefs.TRAP_OFFSETS` rather than taken from ``planner.DECODE``,
@@ -183,7 +184,7 @@ class Variant:
     """Parameters of the champion's rule.
 
     Codes are read as in :func:`before_table` (kind = the low two bits, p =
-    the other four; the champion's decoding before session 5), then changed:
+    the other four; the champion's decoding before the ``hamming`` layout), then changed:
 
     - ``avoid_from_plain``: how many of the 16 kind-1 codes ("plain") mean
       "never step" instead, the ones with the largest p;

@@ -1,7 +1,7 @@
 """MkDocs hooks for the gridsolver site (mkdocs.yml: ``hooks``).
 
 - Pages made from a file at the repository's root (README.md, CONTRIBUTING.md,
-  CHANGELOG.md): the page in ``docs/`` holds one line, ``<!-- from: NAME -->``,
+  CHANGELOG.md, BENCHMARKS.md): the page in ``docs/`` holds one line, ``<!-- from: NAME -->``,
   and the hook puts the file's text in its place, with its links rewritten for
   the site (``docs/x.md`` becomes ``x.md``, a root file becomes its page).
 - Sections of another page: a line ``<!-- section: PAGE.md: HEADING -->`` is
@@ -22,7 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 #: the files at the root that are pages of the site, and their pages
-ROOT_PAGES = {"README.md": "index.md", "CONTRIBUTING.md": "contributing.md", "CHANGELOG.md": "changelog.md"}
+ROOT_PAGES = {"README.md": "index.md", "CONTRIBUTING.md": "contributing.md", "CHANGELOG.md": "changelog.md",
+              "BENCHMARKS.md": "benchmarks.md"}
 
 FROM = re.compile(r"^<!-- from: (\S+) -->\s*$", re.MULTILINE)
 SECTION = re.compile(r"^<!-- section: (\S+?): (.+?)(?: @(\d))? -->\s*$", re.MULTILINE)

@@ -59,7 +59,7 @@ def test_input_error_becomes_one_line_and_exit_2(tmp_path):
     bad.write_text("01\n0z\n")
     result = CliRunner().invoke(top, ["read", str(bad)])
     assert result.exit_code == 2
-    assert result.output.strip() == (f"gridsolver: error: {bad}, row 2, column 2 (line 2): "
+    assert result.output.strip() == (f"gridsolver: error: {bad}, row 1, column 1 (line 2): "
                                      "unexpected character 'z' (allowed: '0', '1')")
 
 
@@ -137,3 +137,32 @@ def test_ctrl_c_while_the_command_loads_exits_130_with_one_line(monkeypatch, cap
         launch.main()
     assert stopped.value.code == 130
     assert capsys.readouterr().err == "gridsolver: interrupted\n"
+
+
+def test_every_seed_option_says_what_repeats_under_a_time_budget():
+    """Node budgets repeat exactly; time budgets do not: every command with --seed says so."""
+    from gridsolver.games import GAMES, cli_group
+
+    seen = 0
+    for game in GAMES:
+        for name, command in cli_group(game).commands.items():
+            for param in command.params:
+                if param.name == "seed":
+                    seen += 1
+                    text = " ".join(param.help.split())
+                    assert "node budget (--nodes) repeats exactly" in text, (game, name)
+                    assert "time budget (--time) does not" in text, (game, name)
+    assert seen >= 10
+
+
+def test_a_huge_or_negative_number_is_exit_2_naming_the_option():
+    for args, option in [
+        (["ratrace", "play", "--player", "forward", "--turns", "99999999999"], "--turns"),
+        (["bunny", "solve", "01", "--time", "-5"], "--time"),
+        (["pegs", "solve", "english", "--nodes", "99999999999999999999999"], "--nodes"),
+        (["clickomania", "generate", "--random", "3x3x2", "--count", "-5"], "--count"),
+    ]:
+        done = run(*args)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stderr.startswith("gridsolver: error: ") and option in done.stderr, done.stderr
+        assert len(done.stderr.splitlines()) == 1

@@ -111,6 +111,34 @@ def test_ctrl_c_on_a_table_prints_the_finished_problems_and_exits_130(tmp_path):
     assert f"{len(results)} of 190 problems finished" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
+def test_ctrl_c_on_boards_spread_over_workers_prints_the_running_ones_in_order_and_exits_130(tmp_path):
+    """Three 64x64 boards, two at a time: Ctrl-C stops the two running searches, which print their best
+    in board order; the third is not started, and the line on standard error says so."""
+    made = subprocess.run(gridsolver("clickomania", "generate", "--random", "64x64x5", "--count", "3"),
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    (tmp_path / "three.txt").write_text(made.stdout)
+    solve = gridsolver("clickomania", "solve", "three.txt", "--workers", "2", "--time", "600", "--json")
+    for wait in (20.0, 45.0):  # the workers warmed, both first boards searching
+        run = subprocess.Popen(solve, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               cwd=tmp_path, preexec_fn=sigint_default)
+        time.sleep(wait)
+        assert run.poll() is None, "the run ended before Ctrl-C"
+        pressed = time.monotonic()
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=60)
+        assert run.returncode == EXIT_INTERRUPTED, err
+        assert time.monotonic() - pressed < STOP_CAP_S
+        if out:
+            break
+        assert "0 of 3 boards finished" in err  # still warming the workers on a loaded machine: later
+    results = [json.loads(line) for line in out.splitlines()]
+    assert [r["input"] for r in results] == ["three.txt#1", "three.txt#2"]
+    assert all(r["stopped"] == "interrupted" and r["verified"] for r in results)
+    assert "three.txt#1, three.txt#2 stopped with their best so far; 1 board not finished" in err
+    assert "Traceback" not in err
+
+
 PLAYER_FILE = "def ahead(view, genome):\n    return (1, 0)\n"
 # (player, turns): a built-in numba player, a built-in plain-Python one, a user's file (in child processes)
 TOURNAMENTS = [("colour-score", "10000"), ("colour-score-python", "1000"), ("player.py:ahead", "1000")]

@@ -54,7 +54,7 @@ SOLUTION_WORDS = {
                 "{", "}", '"', " "],
 }
 #: a small shipped board of each game, for the solution tests
-SMALL = {"bunny": "01", "pegs": "triangle", "clickomania": "duel-5x5", "samegame": "duel-5x5",
+SMALL = {"bunny": "01", "pegs": "triangle", "clickomania": "duel-5x5#1", "samegame": "duel-5x5#1",
          "ratrace": "seed/1"}
 
 JSON = st.recursive(

@@ -51,6 +51,9 @@ class GameGroup(click.Group):
         try:
             return super().invoke(ctx)
         except InputError as exc:
+            trace = getattr(exc, "trace", "")  # a player of the user's that raised: its own traceback
+            if trace and (_debug or os.environ.get("GRIDSOLVER_DEBUG")):
+                click.echo(trace.rstrip("\n"), err=True)
             raise UserError(str(exc)) from None
         except BrokenPipeError:  # click would turn it into exit 1: main ends quietly instead
             raise _OutputGone from None
@@ -71,7 +74,8 @@ def _set_debug(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 @click.group(cls=GameGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="gridsolver")
 @click.option("--debug", is_flag=True, expose_value=False, is_eager=True, callback=_set_debug,
-              help="On an internal error, show the Python traceback.")
+              help="On an internal error, show the Python traceback; when a player file of yours "
+                   "raises, show its traceback.")
 def cli() -> None:
     """Find provably best or best-known solutions to grid puzzle games.
 

@@ -53,9 +53,9 @@ def test_run_reports_solved_steps_and_unmarked(tmp_path):
     data = json.loads(ok.output)
     assert data["solved"] and data["steps"] == 5 and data["tokens"] == 4 and data["unmarked"] == []
     bad = invoke("run", str(path), "F F")
-    assert bad.exit_code == 0
+    assert bad.exit_code == 1
     assert "does not solve the board after 2 steps" in bad.output
-    assert "2 unmarked (row,column): (2,3), (3,3)" in bad.output
+    assert "2 squares unmarked: row 1, column 2; row 2, column 2" in bad.output
 
 
 def test_bad_board_exits_2_naming_row_and_column(tmp_path):
@@ -63,7 +63,7 @@ def test_bad_board_exits_2_naming_row_and_column(tmp_path):
     path.write_text("S##\n#x#\n")
     result = invoke("solve", str(path))
     assert result.exit_code == 2
-    assert result.output.strip() == (f"gridsolver: error: {path}, row 2, column 2 (line 2): "
+    assert result.output.strip() == (f"gridsolver: error: {path}, row 1, column 1 (line 2): "
                                      "unexpected character 'x' (allowed: 'S', '#', 'O', '.', ' ')")
 
 
@@ -81,7 +81,7 @@ def test_unreachable_square_is_impossible_and_exits_1(tmp_path):
     assert result.exit_code == 1
     data = json.loads(result.output)
     assert data["status"] == "impossible" and data["solution"] is None and not data["verified"]
-    assert "row 1 column 5" in data["proof"]
+    assert "row 0, column 4" in data["proof"]
 
 
 def test_random_is_deterministic_and_its_board_is_solvable():
@@ -124,3 +124,15 @@ def test_help_does_not_import_numba():
 def test_random_rejects_impossible_sizes():
     result = invoke("random", "--squares", "1")
     assert result.exit_code == 2 and "--squares must be between 2 and 4000, got 1" in result.output
+
+
+def test_check_and_run_count_in_words_that_agree_with_the_number(tmp_path):
+    path = tmp_path / "b.txt"
+    path.write_text("S##\n")
+    checked = invoke("check", str(path), "F")
+    assert checked.exit_code == 1
+    assert checked.output == f"{path}: legal, 1 step, tokens 1, objective not met\n"
+    ran = invoke("run", str(path), "F")
+    assert ran.exit_code == 1
+    assert ran.output == (f"{path}: F (1 token) does not solve the board after 1 step\n"
+                          "  1 square unmarked: row 0, column 2\n")

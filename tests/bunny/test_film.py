@@ -197,8 +197,8 @@ def test_cli_writes_a_page_an_svg_and_steps(tmp_path):
     assert picture.read_text(encoding="utf-8").startswith("<svg")
     steps = run("challenge/03", "LOOP{F F L}", "--steps")
     assert steps.returncode == 0, steps.stderr
-    assert "step 0 of 16: start at (1,1) facing east, 1 of 8 squares marked" in steps.stdout
-    assert "step 16 of 16: F to (2,3), a new square, 8 of 8 squares marked" in steps.stdout
+    assert "step 0 of 16: start at (0,0) facing east, 1 of 8 squares marked" in steps.stdout
+    assert "step 16 of 16: F to (1,2), a new square, 8 of 8 squares marked" in steps.stdout
     assert "LOOP{ F F >L< }" in steps.stdout
 
 

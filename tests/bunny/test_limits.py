@@ -52,7 +52,7 @@ def test_a_ten_megabyte_row_is_refused_at_once_naming_the_row():
     with pytest.raises(BoardError) as caught:
         GAME.read("#\n" + row, "wide.txt")
     assert time.monotonic() - started < 10  # a generous cap: reading it cell by cell takes minutes
-    assert str(caught.value).startswith("wide.txt, row 2 (line 2): a row of 10,485,761 characters")
+    assert str(caught.value).startswith("wide.txt, row 1 (line 2): a row of 10,485,761 characters")
     assert f"at most {MAX_CELLS:,} cells" in str(caught.value)
 
 

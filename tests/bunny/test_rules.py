@@ -25,9 +25,9 @@ def test_dots_and_ragged_rows_are_no_square():
 
 
 @pytest.mark.parametrize("text, row, column, words", [
-    ("S#\n#x", 2, 2, "unexpected character 'x'"),
+    ("S#\n#x", 1, 1, "unexpected character 'x'"),
     ("##\n##", None, None, "no start square"),
-    ("S#\n#S", 2, 2, "a second start"),
+    ("S#\n#S", 1, 1, "a second start"),
 ])
 def test_bad_boards_name_row_and_column(text, row, column, words):
     with pytest.raises(BoardError) as caught:

@@ -78,7 +78,7 @@ def test_unreachable_square_is_unsolvable_without_searching():
     board = board_from_text("S#.#\n##..")
     result = bunny.solve(board, time=1)
     assert result.status == "impossible"
-    assert "row 1 column 4" in result.proof and result.details["unreachable"] == [[1, 4]]
+    assert "row 0, column 3" in result.proof and result.details["unreachable"] == [[0, 3]]
 
 
 def test_all_marked_board_needs_no_tokens():

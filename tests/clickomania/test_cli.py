@@ -52,8 +52,8 @@ def test_replay_shows_the_result_and_rejects_illegal_moves(tmp_path):
 
 
 @pytest.mark.parametrize("content, message", [
-    ("123\n12\n", "row 2 (line 2): row has 2 cells but the first row has 3"),
-    ("12\n1Z\n", "row 2, column 2 (line 2): unexpected character 'Z'"),
+    ("123\n12\n", "row 1 (line 2): row has 2 cells but the first row has 3"),
+    ("12\n1Z\n", "row 1, column 1 (line 2): unexpected character 'Z'"),
     ("..\n..\n", "empty"),
     ("0123456789abcdefghijk\n", "21 colours"),
     ("", "no board found"),

@@ -31,7 +31,7 @@ def full(rows: int, columns: int) -> str:
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
 @pytest.mark.parametrize("rows, columns, message", [
     (MAX_SIDE + 1, 3, f"big.txt: {MAX_SIDE + 1} rows, more than the {MAX_SIDE} supported ({LIMIT})"),
-    (3, MAX_SIDE + 1, f"big.txt, row 1 (line 1): {MAX_SIDE + 1} columns, more than the {MAX_SIDE} supported "
+    (3, MAX_SIDE + 1, f"big.txt, row 0 (line 1): {MAX_SIDE + 1} columns, more than the {MAX_SIDE} supported "
                       f"({LIMIT})"),
     (300, 300, f"big.txt: 300 rows, more than the {MAX_SIDE} supported ({LIMIT})"),
 ])
@@ -47,7 +47,7 @@ def test_a_ten_megabyte_row_is_refused_at_once_naming_the_row(game):
     with pytest.raises(BoardError) as caught:
         game.read("12\n" + "1" * (10 * 2**20), "wide.txt")
     assert time.monotonic() - started < 10  # a generous cap: only the row's length is looked at
-    assert str(caught.value).startswith("wide.txt, row 2 (line 2): 10,485,760 columns, more than the 64")
+    assert str(caught.value).startswith("wide.txt, row 1 (line 2): 10,485,760 columns, more than the 64")
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
@@ -92,9 +92,9 @@ def test_a_clearable_board_at_the_limit_is_cleared_by_its_certificate():
 
 @pytest.mark.parametrize("args, message", [
     (["clickomania", "solve", "--random", "65x5x3"],
-     f"board size 65x5: width and height must be 1 to 64 ({LIMIT})"),
-    (["clickomania", "generate", "--clearable", "5x5x21"], "21 colours: must be 1 to 20"),
-    (["clickomania", "solve", "--clearable", "1x99999999999x3"], "board spec '1x99999999999x3'"),
+     f"--random: board size 65x5: width and height must be 1 to 64 ({LIMIT})"),
+    (["clickomania", "generate", "--clearable", "5x5x21"], "--clearable: 21 colours: must be 1 to 20"),
+    (["clickomania", "solve", "--clearable", "1x99999999999x3"], "--clearable: board spec '1x99999999999x3'"),
 ])
 def test_the_command_line_refuses_specs_in_one_line(capsys, args, message):
     code, out, err = run_cli(capsys, *args)

@@ -71,7 +71,7 @@ def test_bad_boards_name_the_problem(text, message):
 def test_bad_character_reports_row_and_column():
     with pytest.raises(BoardError) as info:
         rules.parse(split_boards("12\n1?", "b.txt")[0])
-    assert "row 2, column 2" in str(info.value)
+    assert "row 1, column 1" in str(info.value)
 
 
 def test_too_large_board_is_rejected():

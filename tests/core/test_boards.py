@@ -28,13 +28,13 @@ def test_bad_character_names_source_board_row_column_and_line():
     with pytest.raises(BoardError) as info:
         parse_grid(boards[1], DIGITS)
     err = info.value
-    assert (err.board, err.row, err.column, err.line) == (2, 2, 2, 6)
-    assert str(err).startswith("duel.txt, board 2, row 2, column 2 (line 6): unexpected character 'x'")
+    assert (err.board, err.row, err.column, err.line) == (2, 1, 1, 6)
+    assert str(err).startswith("duel.txt#2, row 1, column 1 (line 6): unexpected character 'x'")
 
 
 def test_ragged_rows_rejected_unless_filled():
     (board,) = split_boards("012\n01\n", "r.txt")
-    with pytest.raises(BoardError, match="row 2.*2 cells but the first row has 3"):
+    with pytest.raises(BoardError, match="row 1.*2 cells but the first row has 3"):
         parse_grid(board, DIGITS)
     grid = parse_grid(board, DIGITS, fill=-1)
     assert grid.tolist() == [[0, 1, 2], [0, 1, -1]]
@@ -88,3 +88,32 @@ def test_read_source_refuses_what_it_cannot_or_should_not_read(tmp_path, monkeyp
     monkeypatch.setattr(B.sys, "stdin", io.TextIOWrapper(io.BytesIO(b"\xff\xfe")))
     with pytest.raises(InputError, match=r"<stdin>: not a text file \(byte 0 is not UTF-8\)"):
         B.read_source("-")
+
+
+def test_a_board_of_a_source_by_its_label(tmp_path):
+    path = tmp_path / "b.txt"
+    path.write_text("01\n10\n\n11\n00\n\n22\n22\n")
+    named = {"tiny": "33\n", "pair": "44\n\n55\n"}.get
+    (second,) = load_boards([f"{path}#2"], named=named)
+    assert second.rows == ("11", "00") and second.label == f"{path}#2"  # the label results print
+    (first,) = load_boards(["pair#1"], named=named)
+    assert first.rows == ("44",) and first.label == "pair#1"
+    assert load_boards(["tiny#1"], named=named)[0].label == "tiny"  # a source of one board
+    with pytest.raises(InputError, match=r"b.txt#4: no such board: .*b.txt holds 3 boards \(#1 to #3\)"):
+        load_boards([f"{path}#4"])
+    with pytest.raises(InputError, match=r"pair#0: no such board: pair holds 2 boards \(#1 to #2\)"):
+        load_boards(["pair#0"], named=named)
+    with pytest.raises(InputError, match=r"tiny#2: no such board: tiny holds one board \(#1\)"):
+        load_boards(["tiny#2"], named=named)
+    with pytest.raises(InputError, match=r"nope#2: no such file or shipped board"):
+        load_boards(["nope#2"], named=named)
+    hashed = tmp_path / "odd#2"  # a file whose name ends in #k is that file
+    hashed.write_text("77\n")
+    assert load_boards([str(hashed)])[0].rows == ("77",)
+
+
+def test_board_errors_name_the_board_by_its_label_and_count_cells_from_0():
+    boards = split_boards("012\n340\n\n111\n2x2\n", "duel.txt")
+    with pytest.raises(BoardError) as info:
+        parse_grid(boards[1], DIGITS)
+    assert str(info.value).startswith("duel.txt#2, row 1, column 1 (line 5): unexpected character 'x'")

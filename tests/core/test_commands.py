@@ -53,3 +53,33 @@ def test_frames_in_colour_when_asked(tmp_path, monkeypatch):
     done = show(tmp_path, monkeypatch, "clickomania", "BOARD", "1,1 1,1 1,0", [], "--frames", "1")
     assert done.exit_code == 0, done.output
     assert "\x1b[" in done.output and [k for k, _ in HEADER.findall(done.output)] == ["1"]
+
+
+@pytest.mark.parametrize(("game", "board", "solved", "unsolved"), [
+    ("bunny", "S##", "F F", "F"),
+    ("pegs", "oo.", "(0,0)->(0,2)", ""),
+    ("clickomania", "11\n23", "0,0", ""),
+])
+def test_check_exits_1_when_the_solution_misses_the_objective(tmp_path, monkeypatch, game, board, solved,
+                                                             unsolved):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "b.txt").write_text(board + "\n")
+    ok = CliRunner().invoke(cli, [game, "check", "b.txt", solved])
+    assert ok.exit_code == 0 and "objective met" in ok.output, ok.output
+    missed = CliRunner().invoke(cli, [game, "check", "b.txt", unsolved])
+    assert missed.exit_code == 1 and "objective not met" in missed.output, missed.output
+
+
+def test_check_of_a_results_file_exits_1_when_a_claimed_score_is_wrong(tmp_path, monkeypatch):
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    line = {"schema": 1, "game": "bunny", "input": "b.txt", "board": "S##", "status": "optimal",
+            "solution": "F F", "score": 2, "score_name": "tokens", "options": {}, "proof": "",
+            "stopped": None}
+    (tmp_path / "good.json").write_text(json.dumps(line) + "\n")
+    (tmp_path / "bad.json").write_text(json.dumps(line) + "\n" + json.dumps(line | {"score": 1}) + "\n")
+    assert CliRunner().invoke(cli, ["bunny", "check", "-", "good.json"]).exit_code == 0
+    bad = CliRunner().invoke(cli, ["bunny", "check", "-", "bad.json"])
+    assert bad.exit_code == 1 and bad.output.count("b.txt: legal") == 2  # every result is checked
+    assert "but the result claims 1" in bad.output

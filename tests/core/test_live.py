@@ -85,6 +85,53 @@ def test_the_result_is_the_last_improvement_even_when_the_kernel_saw_it_first():
     assert [(e["score"], e["status"]) for e in improved] == [(260, "best-found"), (260, "optimal")]
 
 
+
+def test_an_improvement_reported_with_its_solution_carries_it_made_only_when_asked():
+    events = []
+    made = []
+    watcher = live.Watcher(search(), [events.append], None)
+    watcher.start()
+    watch.improved(100, [[0, 1]])
+    watcher.look()
+
+    def solution() -> list:
+        made.append(1)
+        return [[2, 3], [4, 5]]
+
+    watch.improved(120, solution)
+    assert made == []  # not written out by the search itself
+    watcher.look()
+    watch.improved(130)  # a kernel's improvement: the block has no solution
+    watcher.look()
+    assert [(e["score"], e["solution"]) for e in events if e["event"] == "improved"] == \
+        [(100, [[0, 1]]), (120, [[2, 3], [4, 5]]), (130, None)]
+    assert made == [1]
+
+
+def test_before_the_search_the_line_says_it_is_starting_and_what_warm_up_wrote_is_never_heard():
+    events, lines = [], []
+
+    class Screen:
+        def line(self, text: str) -> None:
+            lines.append(text)
+
+        def frame(self, search, reading, watcher) -> None:
+            lines.append(live.status_text(search, reading, watcher.best, watcher.bound, watcher.note))
+
+    watcher = live.Watcher(search(), [events.append], None)
+    watcher.display = Screen()  # type: ignore[assignment]
+    watcher.start_up(live.STARTING)
+    watcher.start()
+    watch.improved(999)  # a warm-up's kernel on its tiny board of its own
+    watcher.look()
+    assert lines and live.STARTING in lines[-1] and "best" not in lines[-1]
+    watcher.searching(time.monotonic())
+    watcher.look()
+    watch.improved(50)
+    watcher.look()
+    watcher.stop()
+    assert [e["score"] for e in events if e["event"] == "improved"] == [50]
+
 def test_a_watcher_thread_reads_while_a_python_search_runs():
     events = []
     watcher = live.Watcher(search(), [events.append], None)

@@ -111,4 +111,27 @@ def test_an_unknown_option_is_refused_before_any_search():
     from gridsolver import samegame
 
     with pytest.raises(InputError, match=r"samegame: unknown option\(s\) colours \(known: penalty, method\)"):
-        samegame.solve(samegame.named("standard-20"), nodes=10, colours=3)
+        samegame.solve(samegame.named("standard-20#1"), nodes=10, colours=3)
+
+
+def test_declared_bounds_are_checked_on_the_command_line_and_in_the_api():
+    declared = (Option("turns", int, None, "Turns.", low=0, high=1000),
+                Option("limit_s", float, None, "Seconds.", high=60.0))
+    with pytest.raises(InputError, match=r"--turns 1001: expected a whole number from 0 to 1,000"):
+        check_declared("toy", declared, {"turns": 1001})
+    with pytest.raises(InputError, match=r"--turns -1: expected a whole number from 0 to 1,000"):
+        check_declared("toy", declared, {"turns": -1})
+    with pytest.raises(InputError, match=r"--limit-s 61.0: expected a number of at most 60.0"):
+        check_declared("toy", declared, {"limit_s": 61.0})
+    check_declared("toy", declared, {"turns": 1000, "limit_s": 60})
+
+    @click.command()
+    @click_option(declared[0])
+    @click_option(declared[1])
+    def command(turns, limit_s):
+        click.echo(f"{turns} {limit_s}")
+
+    huge = CliRunner().invoke(command, ["--turns", "99999999999999999999"])
+    assert huge.exit_code == 2 and "Invalid value for '--turns'" in huge.output
+    assert CliRunner().invoke(command, ["--limit-s", "1e30"]).exit_code == 2
+    assert CliRunner().invoke(command, ["--turns", "7"]).output == "7 None\n"

@@ -72,7 +72,7 @@ def test_text_output_mentions_status_score_proof_stop_and_unverified():
                     proof="exhausted up to 1 token", stopped="time",
                     stats=Stats(nodes=2_000_000, elapsed_s=1.0))
     text = result.to_text()
-    assert text.splitlines()[0] == "b.txt: best-found, tokens 2 (stopped by time)"
+    assert text.splitlines()[0] == "b.txt: best-found, tokens 2 (stopped: time)"
     assert "solution: F L" in text and "proof: exhausted up to 1 token" in text
     assert "2.00M nodes/s" in text and "NOT VERIFIED" in text
     result.verified = True
@@ -82,3 +82,9 @@ def test_text_output_mentions_status_score_proof_stop_and_unverified():
 def test_text_output_names_the_parts_of_a_solution_given_as_a_mapping():
     result = Result("ratrace", "seed/1", "best-found", solution={"game_seed": 7, "turns": 5000}, score=12)
     assert "solution: game seed 7, turns 5000" in result.to_text()
+
+
+def test_text_says_what_stopped_a_search():
+    result = Result("bunny", "b.txt", "best-found", solution="F F", score=2, score_name="tokens",
+                    stopped="interrupted")
+    assert result.to_text().splitlines()[0] == "b.txt: best-found, tokens 2 (stopped: interrupted)"

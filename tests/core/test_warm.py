@@ -72,6 +72,14 @@ def test_the_rich_display_is_up_while_compiling_and_gone_after():
     assert watch._note._bar is None
 
 
+def test_on_compiled_hears_each_kernel_start_and_finish():
+    heard: list[int] = []
+    with warm.CompileWatch(mode="off", on_compiled=heard.append):
+        fresh_kernel()(1)
+        fresh_kernel()(1)
+    assert heard == [0, 1, 1, 2]  # the count finished so far, as each starts and ends
+
+
 class _Stderr:
     def __init__(self, terminal: bool) -> None:
         self.terminal = terminal
@@ -460,7 +468,7 @@ def test_a_samegame_solve_counts_starting_its_workers_against_its_time(monkeypat
     parallel.stop_workers()  # the workers start inside this solve
     before_ns = time.monotonic_ns()
     try:
-        result = samegame.solve(samegame.named("standard-20"), time=1, workers=2)
+        result = samegame.solve(samegame.named("standard-20#1"), time=1, workers=2)
     finally:
         parallel.stop_workers()
     given_back_ns = int((result.stats.compile_s + 0.001) * 1e9)  # compiling only (0 on a warm cache)

@@ -323,7 +323,7 @@ def inputs(game: str) -> list[tuple[str, str, str | None, frozenset[int], tuple[
         ("crlf", f"{game}-crlf.txt", f"{game}-crlf.txt", OK, (), "CRLF line ends read as line ends"),
         ("bom", f"{game}-bom.txt", f"{game}-bom.txt", frozenset({0, 2}),
          (), "a UTF-8 byte-order mark: skipped (0) or named as a bad character (2)"),
-        ("several-one-bad", f"{game}-several.txt", f"{game}-several.txt", BAD, ("board 2",), ""),
+        ("several-one-bad", f"{game}-several.txt", f"{game}-several.txt", BAD, ("several.txt#2",), ""),
         ("many-boards", f"{game}-many.txt", f"{game}-many.txt", OK, (), "10,000 small boards"),
         ("300x300", f"{game}-300x300.txt", f"{game}-300x300.txt", huge_ok, (), huge_why),
         ("1000x1000", f"{game}-1000x1000.txt", f"{game}-1000x1000.txt", huge_ok, (), huge_why),
@@ -352,10 +352,13 @@ def solution_cases() -> Iterator[Case]:
         board = f"{game}-ok.txt"
         extra = SHOW_EXTRA.get(game, ())
         for label, text, expect, why in SOLUTIONS[game] + COMMON_SOLUTIONS:
-            # `ratrace check` has no --player: a game given as a seed cannot be replayed (always 2)
-            checked = BAD if game == "ratrace" else expect
+            # `ratrace check` has no --player: a game given as a seed cannot be replayed (always 2);
+            # check exits 1 for a legal solution that misses the objective (the valid ones meet it)
+            checked = (BAD if game == "ratrace" else expect if expect == BAD or label == "valid"
+                       else expect | {1})
+            check_why = "" if checked == BAD else f"{why}; check: 1 when legal but the objective is not met"
             yield Case(f"{game}-check-{label}", (game, "check", board, text, "--json"), checked,
-                       "" if checked == BAD else why, (board,))
+                       check_why, (board,))
             yield Case(f"{game}-show-{label}", (game, "show", board, text, *extra, "-o", "page.html"),
                        expect, why, (board,))
         for name, (_, says) in RESULTS_FILES.items():
@@ -505,7 +508,10 @@ def _bunny_cases() -> Iterator[Case]:
                "the largest random board")
     ok = ("bunny-ok.txt",)
     for label, program, expect, why in SOLUTIONS["bunny"]:
-        yield Case(f"bunny-run-{label}", ("bunny", "run", "bunny-ok.txt", program, "--json"), expect, why, ok)
+        # run exits 1 when the program does not mark every square
+        ran = expect if expect == BAD or label == "valid" else expect | {1}
+        yield Case(f"bunny-run-{label}", ("bunny", "run", "bunny-ok.txt", program, "--json"), ran,
+                   why if ran == expect else f"{why}; run: 1 when it does not mark every square", ok)
     yield Case("bunny-run-100k-tokens", ("bunny", "run", "bunny-ok.txt", "F " * 50000, "--json"), OK,
                "a long program that solves the board", ok)
     for label, options in (("limit-0", ("--limit", "0")), ("limit-10001", ("--limit", "10001"))):

@@ -29,11 +29,11 @@ def test_solve_english_central_game_json():
 
 def test_check_replays_jumps_in_the_solve_notation():
     done = run("check", "english", "(3,1)->(3,3)", "--json")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # legal, but the objective (one peg left) is not met
     data = json.loads(done.stdout)
     assert data["legal"] and data["score"] == 1 and data["steps"] == 1 and not data["complete"]
     text = run("check", "english", "(3,1)->(3,3) (3,4)->(3,2)")
-    assert text.returncode == 0 and "legal, 2 steps, jumps 2, objective not met" in text.stdout
+    assert text.returncode == 1 and "legal, 2 steps, jumps 2, objective not met" in text.stdout
     bad = run("check", "english", "(3,1)->(3,3) (3,1)->(3,3)")
     assert bad.returncode == 2 and "move 2: illegal jump (3,1)->(3,3): no peg at (3, 1)" in bad.stderr
 
@@ -56,7 +56,7 @@ def test_impossible_exits_1_and_a_bad_board_file_exits_2(tmp_path):
     bad.write_text("jumps: orthogonal\nooo\no.x\n")
     done = run("solve", str(bad))
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr == f"gridsolver: error: {bad}, row 2, column 3 (line 3): unexpected character 'x' " \
+    assert done.stderr == f"gridsolver: error: {bad}, row 1, column 2 (line 3): unexpected character 'x' " \
                           "in a board (allowed: 'o', '.', ' ', '-')\n"
 
 
@@ -109,7 +109,7 @@ def test_bad_input_exits_2_with_one_line(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("ooo\no?o\n")
     cases = [
-        (["solve", str(bad)], "row 2, column 2"),
+        (["solve", str(bad)], "row 1, column 1"),
         (["solve", "english", "--finish", "0,0"], "--finish 0,0 is not a hole"),
         (["solve", "english", "--finish", "x"], "expected ROW,COL"),
         (["solve", "31x31"], "up to 30x30"),
@@ -128,7 +128,7 @@ def test_bad_input_exits_2_with_one_line(tmp_path):
 
 def test_ragged_comesolo_board_from_stdin():
     done = run("solve", "-", stdin="111\n10\n111\n")
-    assert done.returncode == 2 and "<stdin>, row 2" in done.stderr and "ragged" in done.stderr
+    assert done.returncode == 2 and "<stdin>, row 1" in done.stderr and "ragged" in done.stderr
 
 
 def test_random_board_round_trips_into_solve():

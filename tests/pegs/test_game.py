@@ -61,7 +61,8 @@ def test_random_comesolo_boards_round_trip(seed):
     ({"strategy": "greedy"}, "--strategy 'greedy': expected one of default, published"),
     ({"jumps": "hexagonal"}, "--jumps 'hexagonal': expected one of orthogonal, diagonal, triangular"),
     ({"finish": "x"}, "--finish 'x': expected ROW,COL"),
-    ({"finish": (9, 9)}, "--finish 9,9 is not a hole of this board (7 rows x 7 columns, 0-based)"),
+    ({"finish": (9, 9)}, "--finish 9,9 is not a hole of this board (rows 0 to 6, columns 0 to 6, row 0 at "
+                         "the top)"),
     ({"finish": "0,0"}, "--finish 0,0 is not a hole"),
     ({"finish": [3]}, "--finish [3]: expected ROW,COL"),
     ({"finish": (3.0, 3)}, "--finish (3.0, 3): expected ROW,COL"),

@@ -25,7 +25,7 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
 
 @pytest.mark.parametrize("rows, columns, message", [
     (MAX_SIDE + 1, 5, f"big.txt: {MAX_SIDE + 1} rows, more than the {MAX_SIDE} supported ({LIMIT})"),
-    (5, MAX_SIDE + 1, f"big.txt, row 1 (line 1): {MAX_SIDE + 1} columns, more than the {MAX_SIDE} supported "
+    (5, MAX_SIDE + 1, f"big.txt, row 0 (line 1): {MAX_SIDE + 1} columns, more than the {MAX_SIDE} supported "
                       f"({LIMIT})"),
     (300, 300, f"big.txt: 300 rows, more than the {MAX_SIDE} supported ({LIMIT})"),
 ])
@@ -41,7 +41,7 @@ def test_a_ten_megabyte_row_is_refused_at_once_naming_the_row():
     with pytest.raises(BoardError) as caught:
         GAME.read("o.o\n" + "1" * (10 * 2**20), "wide.txt")
     assert time.monotonic() - started < 10  # a generous cap: the comesolo scan alone reads every cell
-    assert str(caught.value).startswith("wide.txt, row 2 (line 2): 10,485,760 columns, more than the 30")
+    assert str(caught.value).startswith("wide.txt, row 1 (line 2): 10,485,760 columns, more than the 30")
 
 
 @pytest.mark.parametrize("text", [

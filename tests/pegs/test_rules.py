@@ -102,14 +102,14 @@ def test_count_moves_merges_runs_by_one_peg():
 
 
 @pytest.mark.parametrize("text,message", [
-    ("ooo\noxo\n...", "row 2, column 2 (line 2): unexpected character 'x'"),
+    ("ooo\noxo\n...", "row 1, column 1 (line 2): unexpected character 'x'"),
     ("ooo\nooo", "no empty hole"),
     ("...\n...", "no peg"),
-    ("1101\n110\n0111\n1111", "row 2 (line 2): ragged square board"),
-    ("11\n1o", "row 2, column 2 (line 2): unexpected character 'o' in a 1/0 comesolo board"),
-    ("jumps: hexagonal\nooo\n..o", "row 1, column 8 (line 1): unknown jump rule 'hexagonal'"),
+    ("1101\n110\n0111\n1111", "row 1 (line 2): ragged square board"),
+    ("11\n1o", "row 1, column 1 (line 2): unexpected character 'o' in a 1/0 comesolo board"),
+    ("jumps: hexagonal\nooo\n..o", "row 0, column 7 (line 1): unknown jump rule 'hexagonal'"),
     ("jumps: diagonal", "a 'jumps:' line but no board rows"),
-    ("jumps: diagonal\noo.\nox.", "row 2, column 2 (line 3): unexpected character 'x'"),
+    ("jumps: diagonal\noo.\nox.", "row 1, column 1 (line 3): unexpected character 'x'"),
     ("\n".join(["1" * 31] * 2 + ["0" * 31]), "31 columns, more than the 30 supported"),
     ("\n".join(["10"] * 31), "31 rows, more than the 30 supported"),
 ])

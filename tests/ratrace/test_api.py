@@ -111,7 +111,7 @@ def test_the_geometric_mean_and_cut_short_games():
     ({"player": "missing.py:fn"}, "no such file"),
     ({"player": 3}, "expected a built-in player name"),
     ({"player": "forward", "tracks": 0}, "--tracks must be at least 1"),
-    ({"player": "forward", "turns": -1}, "--turns must be at least 0"),
+    ({"player": "forward", "turns": -1}, "--turns -1: expected a whole number from 0 to 1,000,000,000"),
     ({"player": "forward", "time": 0}, "--time 0"),
     ({"player": "forward", "workers": 0}, "--workers 0"),
     ({"player": "forward", "seed": 1.5}, "--seed 1.5"),

@@ -94,7 +94,7 @@ def test_two_variants_in_one_process_play_their_own_games():
 
 
 def test_the_champion_is_the_hamming_variant():
-    # The hamming layout was adopted (session 5, docs/ratrace-champion.md); the script builds its
+    # The hamming layout was adopted (docs/research/ratrace.md); the script builds its
     # table on its own, and "before" keeps the old layout so earlier comparisons reproduce.
     assert np.array_equal(VARIANTS["hamming"].decode(), planner.DECODE)
     assert VARIANTS["hamming"].wander == champion.WANDER

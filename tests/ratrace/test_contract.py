@@ -79,7 +79,7 @@ def test_the_text_format_reads_as_documented():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("00000\n00g00", "row 2, column 3"),
+    ("00000\n00g00", "row 1, column 2"),
     ("00000\n0000", "all rows must have the same width"),
     ("0000\n0000", "at least 5"),
     ("colour 3: trap 1\n00000", "a trap takes an offset"),
@@ -190,7 +190,7 @@ def test_a_budget_cuts_a_game_short_and_the_result_says_which():
     ({}, "a game needs a player"),
     ({"player": "nobody"}, "no such player"),
     ({"player": 42}, "expected a built-in player name"),
-    ({"player": "forward", "turns": -1}, "--turns must be at least 0"),
+    ({"player": "forward", "turns": -1}, "--turns -1: expected a whole number from 0 to 1,000,000,000"),
     ({"player": "forward", "turns": "many"}, "--turns 'many'"),
     ({"player": "forward", "lives": 3}, "unknown option"),
 ])

@@ -207,7 +207,7 @@ def test_cli_prints_every_track_and_exits_2(tmp_path):
 def test_solve_names_the_track_and_the_turn(tmp_path):
     spec = player_file(tmp_path, "raise ValueError('no')")
     with pytest.raises(PlayerError, match=rf"^player {re.escape(spec)}, track seed/3, turn \d+: raised "
-                                          "ValueError: no$"):
+                                          "ValueError: no at .*mine.py, line 8, in move$"):
         ratrace.solve(ratrace.named("seed/3"), player=spec, turns=30)
     result = CliRunner().invoke(cli, ["ratrace", "solve", "seed/3", "--player", spec, "--turns", "30"])
     assert result.exit_code == 2
@@ -309,3 +309,32 @@ def test_on_a_dask_cluster_a_users_player_is_isolated_too(tmp_path):
         with pytest.raises(TournamentError) as caught:
             ratrace.play(spec, tracks=3, seed=SEED, turns=30, cluster=cluster.scheduler_address)
     assert_track_2_failed(caught.value, spec, r"ended its process \(exit code 7", tracks=3)
+
+
+RAISER = """\
+def pick(view):
+    return view[9][9]
+
+
+def move(view, genome):
+    return pick(view)
+"""
+
+
+@pytest.mark.parametrize("isolation", [[], ["--in-process"]], ids=["child", "in-process"])
+def test_a_player_that_raises_is_named_with_its_file_line_and_exception(tmp_path, monkeypatch, isolation):
+    monkeypatch.setattr("gridsolver.cli._debug", False)  # --debug sticks for the process (one command)
+    path = tmp_path / "raiser.py"
+    path.write_text(RAISER)
+    args = ["ratrace", "solve", "seed/1", "--player", f"{path}:move", "--turns", "5", *isolation]
+    done = CliRunner().invoke(cli, args)
+    assert done.exit_code == 2
+    assert done.output == (f"gridsolver: error: player {path}:move, track seed/1, turn 1: raised IndexError: "
+                           f"tuple index out of range at {path}, line 2, in pick\n")
+    debug = CliRunner().invoke(cli, ["--debug", *args])
+    assert debug.exit_code == 2
+    assert debug.output.startswith("Traceback (most recent call last):\n"
+                                   f'  File "{path}", line 6, in move\n')
+    assert f'  File "{path}", line 2, in pick\n' in debug.output
+    assert "gridsolver/" not in debug.output.split("IndexError")[0]  # the player's frames alone
+    assert debug.output.endswith(done.output)

@@ -171,7 +171,8 @@ def test_user_players_of_every_kind_play_the_same_game(player_file):
 @pytest.mark.parametrize("name, message", [
     ("cheat", r"player .*:cheat, track seed 2, turn 2: returned \(1, 5\), not a move"),
     ("wrong_shape", r"player .*:wrong_shape, track seed 2, turn 1: returned moves of shape \(\d+, 3\), not "),
-    ("broken", r"player .*:broken, track seed 2, turn 1: raised ZeroDivisionError: division by zero$"),
+    ("broken", r"player .*:broken, track seed 2, turn 1: raised ZeroDivisionError: division by zero at "
+               r".*my_players.py, line \d+, in broken$"),
 ])
 def test_bad_user_players_are_one_line_errors(player_file, name, message):
     with pytest.raises(InputError, match=message):

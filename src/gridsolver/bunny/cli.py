@@ -14,9 +14,17 @@ from gridsolver.bunny.game import CHALLENGE, CHALLENGE_FILES, GAME, picture
 from gridsolver.bunny.generate import MIN_SQUARES
 from gridsolver.bunny.rules import MAX_SQUARES
 from gridsolver.core import interrupt
-from gridsolver.core.cliutil import json_option, resume_option, seed_option, status_options, workers_options
+from gridsolver.core.cliutil import (
+    EXIT_NOT_SOLVED,
+    json_option,
+    resume_option,
+    seed_option,
+    status_options,
+    workers_options,
+)
 from gridsolver.core.commands import game_group
 from gridsolver.core.errors import ClusterLost
+from gridsolver.core.words import cell, plural
 
 group = game_group(
     GAME,
@@ -44,6 +52,8 @@ def run(board: str, program: str, as_json: bool, show: bool) -> None:
     """Simulate PROGRAM on BOARD: solved or not, steps, unmarked squares.
 
     PROGRAM is written like 'LOOP{F LOOP(7){F L}}' (quote it for the shell).
+    Squares are named by row and column, counted from 0 (row 0 at the top).
+    Exit code 0 when the program marks every square, 1 when it does not.
     """
     from gridsolver.bunny.film import marking_order
     from gridsolver.bunny.notation import format_program, parse_program
@@ -51,9 +61,11 @@ def run(board: str, program: str, as_json: bool, show: bool) -> None:
 
     parsed = parse_program(program)
     loaded = _load((board,))
+    unsolved = 0
     for _, b in loaded:
         outcome = simulate(b, parsed)
-        unmarked = [[b.squares[q][0] + 1, b.squares[q][1] + 1] for q in outcome.unmarked]
+        unsolved += not outcome.solved
+        unmarked = [list(b.squares[q]) for q in outcome.unmarked]
         data = {"game": "bunny", "input": b.name, "program": format_program(parsed),
                 "tokens": token_count(parsed), "solved": outcome.solved, "steps": outcome.steps,
                 "endless": outcome.endless, "unmarked": unmarked}
@@ -61,16 +73,18 @@ def run(board: str, program: str, as_json: bool, show: bool) -> None:
             click.echo(json.dumps(data, separators=(",", ":")))
             continue
         verdict = "solves" if outcome.solved else "does not solve"
-        click.echo(f"{b.name}: {format_program(parsed)} ({data['tokens']} tokens) {verdict} the board "
-                   f"after {outcome.steps} steps")
+        click.echo(f"{b.name}: {format_program(parsed)} ({plural(data['tokens'], 'token')}) {verdict} the "
+                   f"board after {plural(outcome.steps, 'step')}")
         if outcome.endless:
             click.echo("  an unbounded loop repeats forever without marking anything new")
         if unmarked:
-            shown = ", ".join(f"({r},{c})" for r, c in unmarked[:20])
+            shown = "; ".join(cell(r, c) for r, c in unmarked[:20])
             more = f" and {len(unmarked) - 20} more" if len(unmarked) > 20 else ""
-            click.echo(f"  {len(unmarked)} unmarked (row,column): {shown}{more}")
+            click.echo(f"  {plural(len(unmarked), 'square')} unmarked: {shown}{more}")
         if show:
             click.echo(marking_order(b, parsed))
+    if unsolved:
+        raise SystemExit(EXIT_NOT_SOLVED)
 
 
 @group.command()
@@ -108,7 +122,7 @@ def bench(time_s: float, memory_mb: float | None, as_json: bool, workers: int | 
         todo = [job for job in jobs if kept.get(job[1]) is None]
 
         def finished(_: int, row: dict[str, Any]) -> None:
-            tally.finished(f"{row['board']} {row['score']} tokens")
+            tally.finished(f"{row['board']} {plural(row['score'], 'token')}")
             if journal and not interrupt.requested():  # a board cut short by Ctrl-C runs again
                 journal.record(row)
 

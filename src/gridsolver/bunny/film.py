@@ -24,6 +24,7 @@ from gridsolver.bunny.notation import format_program
 from gridsolver.bunny.rules import DIRECTION_NAMES, Board, Loop, Program, Simulator, format_board, token_count
 from gridsolver.core.errors import InputError
 from gridsolver.core.film import Film, Frame
+from gridsolver.core.words import plural
 
 #: Most executed tokens shown one frame each; longer runs are sampled evenly.
 MAX_STEPS = 5_000
@@ -142,7 +143,7 @@ def sample(executed: int, limit: int | None = None) -> Callable[[int], bool] | N
 
 def _where(board: Board, square: int) -> str:
     row, column = board.squares[square]
-    return f"({row + 1},{column + 1})"
+    return f"({row},{column})"
 
 
 def film(board: Board, program: Program, options: Mapping[str, Any]) -> Film:
@@ -161,7 +162,7 @@ def film(board: Board, program: Program, options: Mapping[str, Any]) -> Film:
         if step is None:
             square, direction, marked, shown = board.start, board.direction, first, 0
             text = (f"step 0 of {steps:,}: start at {_where(board, square)} facing "
-                    f"{DIRECTION_NAMES[direction]}, {marked:,} of {total:,} squares marked")
+                    f"{DIRECTION_NAMES[direction]}, {marked:,} of {plural(total, 'square')} marked")
             if marked == total:
                 text += "; every square is already marked: nothing runs"
             grid, index = "".join(start_cells(board)), -1
@@ -173,10 +174,10 @@ def film(board: Board, program: Program, options: Mapping[str, Any]) -> Film:
                 what = f"F to {_where(board, square)}" + (", a new square" if step.new else "")
             else:
                 what = f"F blocked at {_where(board, square)} (no square ahead)"
-            text = f"step {shown:,} of {steps:,}: {what}, {marked:,} of {total:,} squares marked"
+            text = f"step {shown:,} of {steps:,}: {what}, {marked:,} of {plural(total, 'square')} marked"
             if step.skipped:
-                text += (f" ({step.skipped:,} steps since the frame before skipped: they repeat a loop "
-                         "cycle that marks nothing new)")
+                text += (f" ({plural(step.skipped, 'step')} since the frame before skipped: they repeat a "
+                         "loop cycle that marks nothing new)")
             grid, index = step.grid, step.index
         counters: dict[str, int | float | str] = {"squares marked": marked, "squares left": total - marked,
                                                    "steps": shown}
@@ -191,23 +192,23 @@ def film(board: Board, program: Program, options: Mapping[str, Any]) -> Film:
         marked = end.counters["squares marked"]
         frames.append(Frame(end.grid, f"step {steps:,} of {steps:,}: steps {done + 1:,}-{steps:,} skipped: "
                             f"they repeat a loop cycle that marks nothing new, {marked:,} "
-                            f"of {total:,} squares marked", {**end.counters, "steps": steps}, [],
+                            f"of {plural(total, 'square')} marked", {**end.counters, "steps": steps}, [],
                             list(end.marks)))
     last = frames[-1]
     left = len(run.unmarked)
     if run.solved:
-        ending = f"every square marked in {steps:,} steps"
+        ending = f"every square marked in {plural(steps, 'step')}"
         if trace.taken:
             last.text += "; every square is marked: the run stops"
     elif run.endless:
-        ending = f"endless: {left:,} squares never marked (stopped after {steps:,} steps)"
+        ending = f"endless: {plural(left, 'square')} never marked (stopped after {plural(steps, 'step')})"
         last.text += (f"; an unbounded LOOP repeats without marking anything new: the run stops, "
-                      f"{left:,} squares never marked")
+                      f"{plural(left, 'square')} never marked")
     else:
-        ending = f"the program ends after {steps:,} steps with {left:,} squares not marked"
-        last.text += f"; the program ends: {left:,} squares not marked"
+        ending = f"the program ends after {plural(steps, 'step')} with {plural(left, 'square')} not marked"
+        last.text += f"; the program ends: {plural(left, 'square')} not marked"
     text = format_program(program)
-    title = f"bunny: {text} ({token_count(program)} tokens), {ending}"
+    title = f"bunny: {text} ({plural(token_count(program), 'token')}), {ending}"
     if len(trace.taken) < executed:
         title += f"; sampled: {len(trace.taken):,} of {executed:,} executed steps shown"
     plots = {"squares marked": [float(f.counters["squares marked"]) for f in frames]}

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from gridsolver.core.boards import BoardText
 from gridsolver.core.errors import shown as shown  # re-exported: the game modules quote values with it
+from gridsolver.core.words import cell
 
 #: Directions in clockwise order; a right turn adds one. The bunny starts facing east.
 EAST, SOUTH, WEST, NORTH = range(4)
@@ -132,8 +133,7 @@ def parse_board(board: BoardText) -> Board:
             if ch == START:
                 if start is not None:
                     first = squares[start]
-                    raise board.error(f"a second start 'S' (the first is at row {first[0] + 1}, "
-                                      f"column {first[1] + 1})", r, c)
+                    raise board.error(f"a second start 'S' (the first is at {cell(*first)})", r, c)
                 start = len(squares)
             if ch in (START, MARKED):
                 premarked.add(len(squares))

@@ -34,6 +34,7 @@ from gridsolver.core import interrupt, watch
 from gridsolver.core.budget import NO_LIMIT, Budget, peak_rss_mb
 from gridsolver.core.kernels.stops import EXHAUSTED, LIBRARY_FULL
 from gridsolver.core.result import Result, Stats
+from gridsolver.core.words import cell, plural
 
 GAME = "bunny"
 DEFAULT_LIMIT = 1
@@ -400,7 +401,7 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
                       np.int64)
     stats = np.zeros(4, np.int64)
     start = _Start(board, limit)
-    watch.improved(fallback.tokens)  # the walk program: a solution from the start
+    watch.improved(fallback.tokens, format_program(fallback.program))  # the walk: a solution at once
     exhausted = 0
     stopped = None
     solutions: list[Solution] = []
@@ -505,7 +506,7 @@ def _collect(board: Board, lib: Library, start: _Start, solutions: list[Solution
 
 
 def _tokens(count: int) -> str:
-    return f"{count} token" if count == 1 else f"{count} tokens"
+    return plural(count, "token")
 
 
 def _stopped_by(status: int, stats: np.ndarray, budget: Budget) -> str:
@@ -520,12 +521,12 @@ def solve(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT,
     start = time.perf_counter()
     unreachable = board.unreachable()
     if unreachable:
-        where = ", ".join(f"row {r + 1} column {c + 1}" for r, c in unreachable[:5])
+        where = "; ".join(cell(r, c) for r, c in unreachable[:5])
         more = f" and {len(unreachable) - 5} more" if len(unreachable) > 5 else ""
         return Result(GAME, board.name, "impossible", score_name="tokens",
                            proof=f"no program can reach the square at {where}{more} "
                                  "(not connected to the start)",
-                           details={"unreachable": [[r + 1, c + 1] for r, c in unreachable]})
+                           details={"unreachable": [[r, c] for r, c in unreachable]})
     if not board.targets():
         return Result(GAME, board.name, "optimal", solution="", score=0, score_name="tokens",
                            proof="every square is already marked")
@@ -540,7 +541,7 @@ def solve(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT,
     else:
         status = "best-found"
         proof = (f"best found: every program of up to {_tokens(outcome.exhausted)} was ruled out "
-                 f"(for {bound}); {k} tokens found")
+                 f"(for {bound}); {_tokens(k)} found")
     stats = Stats(nodes=outcome.nodes, elapsed_s=time.perf_counter() - start, peak_memory_mb=peak_rss_mb())
     details = {
         "tokens": k,

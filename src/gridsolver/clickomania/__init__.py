@@ -3,7 +3,7 @@
 The Python API (the command line makes the same calls)::
 
     from gridsolver import clickomania
-    result = clickomania.solve(clickomania.named("duel-5x5"), time=5)
+    result = clickomania.solve(clickomania.named("duel-5x5#1"), time=5)
     print(result.status, result.score, result.verified)   # score: cells left
 
 ``named`` / ``read`` / ``load`` give :class:`Board` objects (rows of colour

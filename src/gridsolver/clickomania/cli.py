@@ -29,6 +29,16 @@ def style_option(function: Callable[..., Any]) -> Callable[..., Any]:
                         help=STYLE_HELP)(function)
 
 
+def spec_of(option: str, spec: str) -> tuple[int, int, int]:
+    """``WIDTHxHEIGHTxCOLOURS`` of ``--random`` or ``--clearable``; an InputError naming the option."""
+    from gridsolver.clickomania.generate import parse_spec
+
+    try:
+        return parse_spec(spec)
+    except InputError as exc:
+        raise InputError(f"{option}: {exc}") from None
+
+
 def generated_boards(random_spec: str | None, clearable_spec: str | None, count: int,
                      seed: int, style: str = DEFAULT_STYLE) -> list[BoardText]:
     """Boards made by --random / --clearable (seeds S, S+1, ...), solved before any named board."""
@@ -37,11 +47,11 @@ def generated_boards(random_spec: str | None, clearable_spec: str | None, count:
     texts = []
     for k in range(count):
         if random_spec:
-            w, h, c = generate.parse_spec(random_spec)
+            w, h, c = spec_of("--random", random_spec)
             texts.append((f"random-{random_spec}-seed{seed + k}",
                           rules.format_board(generate.random_board(w, h, c, seed + k))))
         if clearable_spec:
-            w, h, c = generate.parse_spec(clearable_spec)
+            w, h, c = spec_of("--clearable", clearable_spec)
             name = f"clearable-{clearable_spec}" + ("" if style == DEFAULT_STYLE else f"-{style}")
             texts.append((f"{name}-seed{seed + k}",
                           rules.format_board(generate.clearable_board(w, h, c, seed + k, style=style).board)))
@@ -55,9 +65,10 @@ group = game_group(
     Boards are rows of colour characters (0-9, a-z; at most 20 colours) with
     '.' for an empty cell, top row first; several boards in one file are
     separated by blank lines and '#' starts a comment line. Named sets:
-    duel-5x5 (200 boards), standard-20 (the SameGame set). A move is
-    (row, column) of a cell of the removed group, 0-based from the top-left,
-    in the board as it is just before the move.
+    duel-5x5 (200 boards), standard-20 (the SameGame set); duel-5x5#3 is the
+    third board of a set, file.txt#2 the second of a file. A move is
+    (row, column) of a cell of the removed group, counted from 0 with row 0
+    at the top, in the board as it is just before the move.
 
     Small boards (up to 400 cells) get an exhaustive branch and bound after a
     short beam search, so the answer is proved when the search finishes in
@@ -97,11 +108,11 @@ def generate(random_spec: str | None, clearable_spec: str | None, count: int, so
     blocks = []
     for k in range(count):
         if random_spec:
-            w, h, c = gen.parse_spec(random_spec)
+            w, h, c = spec_of("--random", random_spec)
             blocks.append(f"# random {random_spec} seed {seed + k}\n"
                           + rules.format_board(gen.random_board(w, h, c, seed + k)))
         if clearable_spec:
-            w, h, c = gen.parse_spec(clearable_spec)
+            w, h, c = spec_of("--clearable", clearable_spec)
             built = gen.clearable_board(w, h, c, seed + k, style=style)
             head = f"# clearable {clearable_spec}" + ("" if style == DEFAULT_STYLE else f" style {style}")
             head += f" seed {seed + k}\n"

@@ -25,6 +25,7 @@ from gridsolver.clickomania import rules
 from gridsolver.clickomania.rules import Board, Move
 from gridsolver.core.errors import InputError
 from gridsolver.core.film import Film, Frame
+from gridsolver.core.words import plural
 
 #: Twenty clearly distinct colours (after Sasha Trubetskoy's list), given to the board's colours in order.
 COLOURS = (
@@ -184,4 +185,4 @@ def _ending(left: int, available: int, points: bool) -> str:
 
 def _many(count: int, thing: str) -> str:
     """``1 cell``, ``2 cells``, ``4,096 cells``."""
-    return f"{count:,} {thing}{'' if count == 1 else 's'}"
+    return plural(count, thing)

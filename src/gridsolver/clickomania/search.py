@@ -178,7 +178,7 @@ def solve_clickomania(board: Board, budget: Budget, label: str = "board") -> Res
     proof = ""
     table_mb = None
     best = _random_game(cells, width, height)  # an answer at once, however large the board
-    watch.improved(best.value)
+    watch.improved(best.value, [list(m) for m in best.moves])
     beam_width = BEAM_START_WIDTH
     cap = _beam_width_cap(board, budget)
     runs = 0

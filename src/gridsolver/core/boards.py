@@ -15,6 +15,7 @@ prefix is a parameter, not a rule.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -47,13 +48,13 @@ class BoardText:
         return "\n".join(self.rows)
 
     def error(self, message: str, row: int | None = None, column: int | None = None) -> BoardError:
-        """A BoardError for this board; ``row`` and ``column`` are 0-based here."""
+        """A BoardError for this board at ``row`` and ``column`` (counted from 0, as everywhere)."""
         return BoardError(
             self.source,
             message,
             board=self.index if self.count > 1 else None,
-            row=None if row is None else row + 1,
-            column=None if column is None else column + 1,
+            row=row,
+            column=column,
             line=None if row is None else self.first_line + row,
         )
 
@@ -142,6 +143,25 @@ def _short_name(arg: str, limit: int = 80) -> str:
     return arg if len(arg) <= limit else f"{arg[:40]}...{arg[-30:]} ({len(arg)} characters)"
 
 
+#: ``SOURCE#k``: board k (from 1) of a source holding several, as results label it.
+_PICK = re.compile(r"(.+)#([0-9]{1,9})", re.DOTALL)
+
+
+def split_pick(name: str) -> tuple[str, int | None]:
+    """``("standard-20", 3)`` for ``standard-20#3``; ``(name, None)`` when ``name`` picks no board."""
+    match = _PICK.fullmatch(name)
+    return (match.group(1), int(match.group(2))) if match else (name, None)
+
+
+def pick_board(boards: list[BoardText], k: int, name: str) -> BoardText:
+    """Board ``k`` (from 1) of a source's boards; an InputError naming the source and its size otherwise."""
+    if not 1 <= k <= len(boards):
+        base = split_pick(name)[0]
+        held = "one board (#1)" if len(boards) == 1 else f"{len(boards)} boards (#1 to #{len(boards)})"
+        raise InputError(f"{_short_name(name)}: no such board: {_short_name(base)} holds {held}")
+    return boards[k - 1]
+
+
 def load_boards(
     args: Iterable[str],
     *,
@@ -152,20 +172,33 @@ def load_boards(
 
     An argument is a file path, ``-`` for stdin, or (when ``named`` is given
     and no such file exists) a name that ``named`` turns into board text,
-    such as ``english`` for the English peg solitaire board.
+    such as ``english`` for the English peg solitaire board. Any of them
+    followed by ``#k`` (``standard-20#3``, ``boards.txt#2``) is board k of
+    that source, counted from 1: the label results give that board.
     """
     boards: list[BoardText] = []
     for arg in args:
-        if named is not None and arg != STDIN and not os.path.exists(arg):
-            text = named(arg)
-            if text is not None:
-                boards.extend(split_boards(text, arg, comment))
-                continue
-        text, source = read_source(arg)
-        boards.extend(split_boards(text, source, comment))
+        base, k = split_pick(arg)
+        if k is None or arg != STDIN and os.path.exists(arg):  # a file whose name ends in #k is that file
+            boards.extend(_source_boards(arg, comment, named))
+            continue
+        if base != STDIN and not os.path.exists(base) and (named is None or named(base) is None):
+            raise InputError(f"{_short_name(arg)}: no such file or shipped board")
+        boards.append(pick_board(_source_boards(base, comment, named), k, arg))
     if not boards:
         raise InputError("no board given")
     return boards
+
+
+def _source_boards(arg: str, comment: str | None,
+                   named: Callable[[str], str | None] | None) -> list[BoardText]:
+    """The boards of one file, ``-`` or shipped name."""
+    if named is not None and arg != STDIN and not os.path.exists(arg):
+        text = named(arg)
+        if text is not None:
+            return split_boards(text, arg, comment)
+    text, source = read_source(arg)
+    return split_boards(text, source, comment)
 
 
 def parse_grid(

@@ -69,9 +69,14 @@ def _note_json(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
 json_option = click.option("--json", "as_json", is_flag=True, callback=_note_json,
                            help="Machine-readable output: one JSON object per line.")
 
+#: What --seed repeats, said the same way on every command that takes it.
+SEED_HELP = ("Seed for every random choice. The same seed makes the same boards and games; a search "
+             "under a node budget (--nodes) repeats exactly, one under a time budget (--time) does not "
+             "(it stops wherever the clock finds it, and with several workers their timing differs).")
+
 #: Seeds are whole numbers from 0 to 2^64 - 1 everywhere (core.game.check_seed says the same).
 seed_option = click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
-                           help="Seed for every random choice (same seed, same run).")
+                           help=SEED_HELP)
 
 
 def live_options(fn: F) -> F:
@@ -99,10 +104,14 @@ resume_option = click.option(
          "from the same command are taken as done, so a stopped run goes on where it stopped.")
 
 
-def workers_options(fn: F) -> F:
-    """Add ``--workers N`` and ``--cluster tcp://HOST:PORT``."""
-    fn = click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
-                      help="Run on a Dask cluster instead of local processes.")(fn)
-    fn = click.option("--workers", type=int, default=None, metavar="N",
-                      help="Local worker processes (default: all cores).")(fn)
-    return fn
+def workers_options(fn: F | None = None, *,
+                    workers_help: str = "Local worker processes (default: all cores).",
+                    cluster_help: str = "Run on a Dask cluster instead of local processes.") -> Any:
+    """Add ``--workers N`` and ``--cluster tcp://HOST:PORT`` (``@workers_options``, or with the help
+    texts of a command whose workers mean something else: ``@workers_options(workers_help=...)``)."""
+
+    def add(fn: F) -> F:
+        fn = click.option("--cluster", default=None, metavar="tcp://HOST:PORT", help=cluster_help)(fn)
+        return click.option("--workers", type=int, default=None, metavar="N", help=workers_help)(fn)
+
+    return add if fn is None else add(fn)

@@ -55,6 +55,7 @@ from gridsolver.core.errors import InputError
 from gridsolver.core.game import Game
 from gridsolver.core.options import click_option
 from gridsolver.core.result import SCHEMA_VERSION, Result
+from gridsolver.core.words import plural
 
 #: One table for every game (docs/contract.md repeats it).
 EXIT_CODES = {
@@ -161,14 +162,26 @@ def _solve_command(game: Game[Any, Any], solve_options: Sequence[Decorator],
     command = json_option(command)
     command = resume_option(command)
     command = live_options(command)
-    command = workers_options(command)
+    if game.parallel:
+        command = workers_options(
+            workers_help="Worker processes of each board's search (default: all cores).",
+            cluster_help="Run each board's search on a Dask cluster's workers.")(command)
+    else:
+        command = workers_options(workers_help="Boards solved at once, each in a worker process of its "
+                                               "own (default: 1, one board after another).",
+                                  cluster_help="Send the boards to a Dask cluster, one board per "
+                                               "worker at a time.")(command)
     command = seed_option(command)
     command = budget_options(game.default_time, game.default_memory)(command)
     command = click.argument("boards", nargs=-1, metavar="BOARD...")(command)
-    doc = (f"Solve each BOARD: a file, '-' for stdin, or a shipped name (gridsolver {game.name} boards).\n\n"
+    doc = (f"Solve each BOARD: a file, '-' for stdin, or a shipped name (gridsolver {game.name} boards); "
+           "NAME#k is board k (from 1) of a file or set of several, as results label it.\n\n"
            f"Prints one result per board: status (optimal, impossible, best-found, not-found), "
            f"the solution, its {game.score_name}, the proof and the search figures. "
-           "Budgets (--time, --memory, --nodes) are per board.")
+           "Budgets (--time, --memory, --nodes) are per board"
+           + (". " if game.parallel else
+              "; boards that run at once (--workers, --cluster) share --memory. Results come in board "
+              "order either way."))
     return click.command("solve", help=doc)(command)
 
 
@@ -178,7 +191,8 @@ def _param_names(fn: Any) -> list[str]:
 
 def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, Any],
               picture: Picture | None = None) -> None:
-    """Parse every board first (bad input fails before any search), then solve one by one."""
+    """Parse every board first (bad input fails before any search), then solve them: one after
+    another, or side by side (:func:`spread_over`) for a one-process game given several workers."""
     from gridsolver.core import live
     from gridsolver.core.resume import open_journal
     from gridsolver.core.terminal import colour_wanted
@@ -186,37 +200,118 @@ def run_solve(game: Game[Any, Any], texts: list[BoardText], values: dict[str, An
     boards = [game.parse(text) for text in texts]
     shared = {k: values.pop(k) for k in SHARED_SOLVE_PARAMS if k in values}
     options = {k: v for k, v in values.items() if v is not None and v is not False}
-    for board in boards:  # option errors (e.g. a finish hole not on the board) before any search
-        game.check_options(board, options)
+    # option errors (e.g. a finish hole not on the board) before any search
+    checked = [game.check_options(board, options) for board in boards]
+    spread = spread_over(game, shared["workers"], shared["cluster"])
     results: list[Result] = []
     colour = colour_wanted()
-    # Ctrl-C stops the board being solved, which still prints its best; later boards are not started.
+
+    def print_result(index: int, result: Result) -> None:
+        shown = picture(boards[index], result, colour) if shared["show"] and picture else None
+        live.clear_line()
+        emit(result, shared["as_json"], first=not results, show=shown, colour=colour)
+        results.append(result)
+
+    # Ctrl-C stops the boards being solved, which still print their best; later boards are not started.
     # The status line (on a terminal) says which board, how long, the best so far; --events streams it.
     # --resume FILE: boards FILE already holds are not solved again; each new result goes there at once.
     with interrupt.catching(), live.show(shared.get("status", "auto"), shared.get("events")), \
             open_journal(shared.get("resume")) as journal:
-        for index, (text, board) in enumerate(zip(texts, boards, strict=True), start=1):
-            stored = journal.take(text.label) if journal else None
-            if stored is not None:
-                result = resumed(game, board, stored, options, journal.path)
-            else:
-                with live.board(index, len(boards)):
-                    result = game.solve(board, time=shared["time_s"], memory=shared["memory_mb"],
-                                        nodes=shared["nodes"], seed=shared["seed"], workers=shared["workers"],
-                                        cluster=shared["cluster"], label=text.label, **options)
-                if journal and result.stopped != "interrupted":  # cut short by Ctrl-C: runs again
-                    journal.record(result.to_dict())
-            shown = picture(board, result, colour) if shared["show"] and picture else None
-            live.clear_line()
-            emit(result, shared["as_json"], first=not results, show=shown, colour=colour)
-            results.append(result)
-            if interrupt.requested():
-                left = len(boards) - len(results)
-                click.echo(f"gridsolver: interrupted: {label_of(result)} stopped with its best so far"
-                           + (f"; {left} board(s) not started" if left else ""), err=True)
-                raise SystemExit(EXIT_INTERRUPTED)
+        if spread:
+            _solve_side_by_side(game, texts, list(zip(boards, checked, strict=True)), shared, options,
+                                spread, journal, print_result)
+        else:
+            _solve_in_turn(game, texts, boards, shared, options, journal, print_result)
+        if interrupt.requested():
+            left = len(boards) - len(results)
+            stopped = [label_of(r) for r in results if r.stopped == "interrupted"]
+            click.echo("gridsolver: interrupted: "
+                       + (f"{', '.join(stopped)} stopped with {'its' if len(stopped) == 1 else 'their'} "
+                          "best so far" if stopped
+                          else f"{len(results)} of {len(boards)} boards finished")
+                       + (f"; {plural(left, 'board')} not finished" if left else ""), err=True)
+            raise SystemExit(EXIT_INTERRUPTED)
     raise SystemExit(exit_code(results))
 
+
+def spread_over(game: Game[Any, Any], workers: int | None, cluster: str | None) -> int:
+    """How many boards run at once, each in a worker of its own (0: one board after another in this
+    process). A one-process game spreads its boards when given ``--workers N`` > 1 or ``--cluster``;
+    a game whose own search uses the workers (SameGame) gives them all to each board in turn."""
+    from gridsolver.core.game import check_workers
+
+    if game.parallel or (cluster is None and (workers is None or check_workers(workers) <= 1)):
+        return 0
+    return check_workers(workers) if workers is not None else 1
+
+
+def _solve_in_turn(game: Game[Any, Any], texts: list[BoardText], boards: list[Any],
+                   shared: dict[str, Any], options: dict[str, Any], journal: Any,
+                   print_result: Callable[[int, Result], None]) -> None:
+    from gridsolver.core import live
+
+    for index, (text, board) in enumerate(zip(texts, boards, strict=True)):
+        stored = journal.take(text.label) if journal else None
+        if stored is not None:
+            result = resumed(game, board, stored, options, journal.path)
+        else:
+            with live.board(index + 1, len(boards)):
+                result = game.solve(board, time=shared["time_s"], memory=shared["memory_mb"],
+                                    nodes=shared["nodes"], seed=shared["seed"], workers=shared["workers"],
+                                    cluster=shared["cluster"], label=text.label, **options)
+            if journal and result.stopped != "interrupted":  # cut short by Ctrl-C: runs again
+                journal.record(result.to_dict())
+        print_result(index, result)
+        if interrupt.requested():
+            return
+
+
+def _solve_side_by_side(game: Game[Any, Any], texts: list[BoardText], boards: list[tuple[Any, Any]],
+                        shared: dict[str, Any], options: dict[str, Any], count: int, journal: Any,
+                        print_result: Callable[[int, Result], None]) -> None:
+    """Up to ``count`` boards at once in worker processes (or on ``--cluster``); results printed in
+    board order, each as soon as the boards before it are printed. ``boards``: (board, checked
+    options) pairs. The workers are made ready before the first board's budget starts."""
+    from gridsolver.core import live
+    from gridsolver.core.budget import per_worker_memory_mb
+    from gridsolver.core.parallel import parallel_map
+    from gridsolver.core.spread import InOrder, SolveJob, solve_job
+    from gridsolver.core.warm import warm_for_boards
+
+    cluster = shared["cluster"]
+    in_order = InOrder(len(boards), print_result)
+    todo: list[int] = []
+    for index, (text, (board, _)) in enumerate(zip(texts, boards, strict=True)):
+        stored = journal.take(text.label) if journal else None
+        if stored is None:
+            todo.append(index)
+        else:
+            in_order.arrived(index, resumed(game, board, stored, options, journal.path))
+    share = per_worker_memory_mb(shared["memory_mb"], count, len(todo), cluster)  # all within --memory
+    jobs = [SolveJob(game, texts[i], shared["time_s"], share, shared["nodes"], shared["seed"], options)
+            for i in todo]
+
+    def finished(k: int, result: Result) -> None:
+        index = todo[k]
+        score_name, minimize = game.sense(result.options or {})
+        live.tell_result(live.Search(game.name, result.input, score_name, minimize, game.work_name,
+                                     shared["time_s"], 1, index + 1, len(boards)), result)
+        tally.finished(f"{label_of(result)} {result.status}")
+        if journal and result.stopped != "interrupted":  # cut short by Ctrl-C: runs again
+            journal.record(result.to_dict())
+        in_order.arrived(index, result)
+
+    if todo:
+        warm_for_boards(game, [boards[i] for i in todo], count, cluster)
+    try:
+        with live.tally(game.name, "boards", len(boards), "boards", game.work_name, workers=count) as tally:
+            for _ in range(len(boards) - len(todo)):
+                tally.finished()
+            parallel_map(solve_job, jobs, workers=count, cluster=cluster, label="boards", on_result=finished)
+    except interrupt.Interrupted:
+        pass  # the boards finished (and those stopped with their best) are printed; run_solve says so
+    finally:
+        in_order.flush()  # after Ctrl-C or a lost cluster: what finished past a gap, still in order
 
 
 def resumed(game: Game[Any, Any], board: Any, stored: dict[str, Any], options: dict[str, Any],
@@ -250,13 +345,17 @@ def _check_command(game: Game[Any, Any]) -> click.Command:
         SOLUTION is written in the game's notation (quote it for the shell), or
         is a file of `solve --json` lines: then BOARD may be '-' to use the
         boards stored in the results, and each result's claimed score is checked.
+        Exit code 0 when the solution is legal and meets the objective (and its
+        claimed score), 1 when it is legal but does not, 2 when it breaks the rules.
         """
         records = _result_records(solution)
         if records is None:
             text = game.texts([board])[0]
-            _print_check(game, text.label, game.parse(text), game.parse_solution(solution), {}, None, as_json)
-            return
+            ok = _print_check(game, text.label, game.parse(text), game.parse_solution(solution), {}, None,
+                              as_json)
+            raise SystemExit(EXIT_OK if ok else EXIT_NOT_SOLVED)
         given = [] if board == "-" else game.texts([board])
+        failed = 0
         for k, record in enumerate(records):
             if record.game != game.name:
                 raise InputError(f"{solution}: result {k + 1} is a {record.game} result, not {game.name}")
@@ -268,7 +367,9 @@ def _check_command(game: Game[Any, Any]) -> click.Command:
                 parsed = game.parse(given[min(k, len(given) - 1)])
             if record.solution is None:
                 raise InputError(f"{solution}: result {k + 1} ({record.input}) has no solution to check")
-            _print_check(game, record.input, parsed, record.solution, record.options, record, as_json)
+            failed += not _print_check(game, record.input, parsed, record.solution, record.options, record,
+                                       as_json)
+        raise SystemExit(EXIT_NOT_SOLVED if failed else EXIT_OK)
 
     return check
 
@@ -295,7 +396,8 @@ def _result_records(argument: str) -> list[Result] | None:
 
 
 def _print_check(game: Game[Any, Any], label: str, board: Any, solution: Any, options: dict[str, Any],
-                 claimed: Result | None, as_json: bool) -> None:
+                 claimed: Result | None, as_json: bool) -> bool:
+    """Replay one solution and print what it gives; whether it meets the objective (and the claimed score)."""
     replayed = game.check(board, solution, **options)
     matches = None if claimed is None else (claimed.score == replayed.score)
     score_name = game.score_name if claimed is None else claimed.score_name
@@ -306,14 +408,13 @@ def _print_check(game: Game[Any, Any], label: str, board: Any, solution: Any, op
                                "claimed_score": None if claimed is None else claimed.score,
                                "score_matches": matches}, separators=(",", ":")))
     else:
-        line = (f"{label}: legal, {replayed.steps} steps, {score_name} {replayed.score}, "
+        line = (f"{label}: legal, {plural(replayed.steps, 'step')}, {score_name} {replayed.score}, "
                 f"objective {'met' if replayed.complete else 'not met'}")
         if claimed is not None:
             line += (", matches the claimed score" if matches
                      else f", but the result claims {claimed.score}")
         click.echo(line)
-    if claimed is not None and not matches:
-        raise SystemExit(EXIT_NOT_SOLVED)
+    return replayed.complete and matches is not False
 
 
 # -- boards and format -------------------------------------------------------------------------
@@ -334,7 +435,7 @@ def print_boards(games: Sequence[Game[Any, Any]], as_json: bool) -> None:
                 click.echo(json.dumps({"game": game.name, "name": named.name, "boards": named.count,
                                        "description": named.description}, separators=(",", ":")))
             else:
-                count = f"{named.count} boards" if named.count != 1 else "1 board"
+                count = plural(named.count, "board")
                 click.echo(f"{game.name:<12} {named.name:<24} {count:>11}  {named.description}")
 
 
@@ -435,7 +536,8 @@ def run_show(game: Game[Any, Any], values: dict[str, Any], options: dict[str, An
             if kind in written:
                 extra = (f", {written['bytes'] / 1024:,.0f} KB" if kind == "html"
                          else f", step {written['frame']}")
-                click.echo(f"wrote {written[kind]} ({film.steps} steps{extra})", err=values["steps"])
+                click.echo(f"wrote {written[kind]} ({plural(film.steps, 'step')}{extra})",
+                           err=values["steps"])
 
 
 def _show_input(game: Game[Any, Any], source: str, solution: str | None, index: int,
@@ -446,7 +548,7 @@ def _show_input(game: Game[Any, Any], source: str, solution: str | None, index: 
         if not records:
             raise InputError(f"{source}: no result in the file")
         if index > len(records):
-            raise InputError(f"--index {index}: {source} holds {len(records)} result(s)")
+            raise InputError(f"--index {index}: {source} holds {plural(len(records), 'result')}")
         record = records[index - 1]
         if record.game != game.name:
             raise InputError(f"{source}: result {index} is a {record.game} result, not {game.name} "
@@ -457,7 +559,7 @@ def _show_input(game: Game[Any, Any], source: str, solution: str | None, index: 
         return record.input, board, record.solution, {**record.options, **options}
     texts = game.texts([source])
     if index > len(texts):
-        raise InputError(f"--index {index}: {source} holds {len(texts)} board(s)")
+        raise InputError(f"--index {index}: {source} holds {plural(len(texts), 'board')}")
     text = texts[index - 1]
     parsed = None if solution is None else game.parse_solution(solution)
     return text.label, game.parse(text), parsed, options

@@ -18,8 +18,11 @@ class InputError(GridsolverError):
 class BoardError(InputError):
     """A board that cannot be read, with the position of the offending character.
 
-    ``row`` and ``column`` are 1-based positions inside the board (as a person
-    counts them in a text editor); ``line`` is the 1-based line in the source.
+    ``row`` and ``column`` are the cell's position inside the board, counted
+    from 0 with row 0 at the top, as every game names cells (docs/reference/coordinates.md);
+    ``board`` is its number in a source of several (from 1, as in the label
+    ``file.txt#2``); ``line`` is the line of the source, counted from 1 as a
+    text editor counts lines.
     """
 
     def __init__(
@@ -41,9 +44,7 @@ class BoardError(InputError):
         super().__init__(self._format())
 
     def _format(self) -> str:
-        where = [self.source]
-        if self.board is not None:
-            where.append(f"board {self.board}")
+        where = [self.source if self.board is None else f"{self.source}#{self.board}"]
         if self.row is not None:
             where.append(f"row {self.row}")
         if self.column is not None:
@@ -63,8 +64,8 @@ class ClusterLost(GridsolverError):
     (index -> result), which the command prints before it exits with its own code."""
 
     def __init__(self, address: str, done: dict[int, object], cause: str) -> None:
-        super().__init__(f"the Dask scheduler at {address} went away ({cause}); {len(done)} item(s) had "
-                         "finished")
+        super().__init__(f"the Dask scheduler at {address} went away ({cause}); {len(done)} "
+                         f"{'item had' if len(done) == 1 else 'items had'} finished")
         self.address = address
         self.done = done
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from gridsolver.core import interrupt
-from gridsolver.core.boards import STDIN, BoardText, load_boards, split_boards
+from gridsolver.core.boards import STDIN, BoardText, load_boards, pick_board, split_boards, split_pick
 from gridsolver.core.budget import AUTO, DEFAULT_TIME_S, NO_LIMIT, Budget, default_memory_mb
 from gridsolver.core.errors import InputError
 from gridsolver.core.options import Option, check_declared, describe, solve_signature
@@ -225,10 +225,15 @@ class Game(ABC, Generic[BoardT, MoveT]):
 
     # -- front end: reading boards ---------------------------------------------------------------
     def read(self, text: str, source: str = "<string>") -> BoardT:
-        """The one board in ``text`` (InputError if there are several or none)."""
-        blocks = split_boards(text, source, self.comment)
+        """The one board in ``text``; when ``text`` holds several, ``source`` ending in ``#k``
+        (``"boards.txt#2"``) picks board k, counted from 1 (InputError otherwise, or if there is none)."""
+        base, k = split_pick(source)
+        blocks = split_boards(text, base if k is not None else source, self.comment)
+        if k is not None:
+            return self.parse(pick_board(blocks, k, source))
         if len(blocks) != 1:
-            raise InputError(f"{source}: expected one board, found {len(blocks)} (separated by blank lines)")
+            raise InputError(f"{source}: expected one board, found {len(blocks)} (separated by blank lines); "
+                             f"name one as {source}#k, k from 1 to {len(blocks)}")
         return self.parse(blocks[0])
 
     def texts(self, sources: Iterable[str]) -> list[BoardText]:
@@ -240,12 +245,24 @@ class Game(ABC, Generic[BoardT, MoveT]):
         return [self.parse(text) for text in self.texts([source])]
 
     def named(self, name: str) -> BoardT:
-        """A shipped board by name (the first board when the name is a set)."""
-        text = self._named_or_none(name)
+        """A shipped board by name; board k of a shipped set is ``"SET#k"`` (``"standard-20#3"``,
+        counted from 1, as results label it). A set's name alone is an InputError saying so."""
+        base, k = split_pick(name)
+        text = self.named_text(base) if k is not None else None
+        if text is None:
+            base, k = name, None
+            text = self.named_text(name)
         if text is None:
             known = ", ".join(b.name for b in self.named_boards())
             raise InputError(f"{self.name}: no shipped board called {name!r} (shipped: {known})")
-        return self.parse(split_boards(text, name, self.comment)[0])
+        blocks = split_boards(text, base, self.comment)
+        if k is not None:
+            return self.parse(pick_board(blocks, k, name))
+        if len(blocks) > 1:
+            raise InputError(f"{self.name}: {name!r} is a set of {len(blocks)} boards, not one board: name "
+                             f"one as '{name}#k' (k from 1 to {len(blocks)}), or take them all with "
+                             f"{self.name}.load({name!r})")
+        return self.parse(blocks[0])
 
     def _named_or_none(self, name: str) -> str | None:
         if name == STDIN or os.path.exists(name):
@@ -286,28 +303,36 @@ class Game(ABC, Generic[BoardT, MoveT]):
         checked = self.check_options(board, options)
         if cluster is None:
             count = self.workers_for(board, checked, count)
-        from gridsolver.core.warm import warm_up
-
         # Kernels compile (first run) or load, and workers start, before the search: the clock runs
         # on, but the seconds numba spent compiling are given back (never counted against --time).
         # Loading cached kernels and starting workers are start-up that every run pays: they count,
         # or the process would end seconds past --time. A Ctrl-C meanwhile is recorded and the
         # search then reads its deadlines as spent. A cluster's workers are not ours to start, but
         # they are warmed too (each of them, in place of local ones: see core.warm.warm_workers).
-        if count > 1 and cluster is None and self.worker_modules:  # they import while this one warms
-            from gridsolver.core.parallel import start_workers
-
-            start_workers(count, self.worker_modules)
-        warmed = warm_up(self, board, checked, count, cluster=cluster)
-        exclude_compiling(budget, warmed.compile_s)
         from gridsolver.core import live
+        from gridsolver.core.warm import NOTE, NOTE_ENV, warm_up
 
         label = label or self.label(board)
         score_name, minimize = self.sense(checked)
         watcher = live.watcher(live.Search(self.name, label, score_name, minimize, self.work_name,
                                            budget.time_s, count, started=budget.started_ns / 1e9), on_event)
+        watcher.start_up(live.STARTING)  # the status line says so while the kernels load (or compile)
         watcher.start()
         try:
+            if count > 1 and cluster is None and self.worker_modules:  # they import while this one warms
+                from gridsolver.core.parallel import start_workers
+
+                start_workers(count, self.worker_modules)
+            # on a status line, compiling is told there (unless GRIDSOLVER_COMPILE_NOTE asks for the note)
+            shown = watcher.display is not None and not os.environ.get(NOTE_ENV)
+
+            def compiling(done: int) -> None:
+                watcher.start_up(f"{NOTE}: {done} done")
+
+            warmed = warm_up(self, board, checked, count, cluster=cluster, mode="off" if shown else None,
+                             on_compiled=compiling if shown else None)
+            exclude_compiling(budget, warmed.compile_s)
+            watcher.searching(budget.started_ns / 1e9)
             result = self._search_heard(board, budget, seed, count, cluster, label, checked,
                                         _notes(progress, watcher.heard))
         finally:

@@ -57,6 +57,8 @@ INTERVAL_S = 0.25
 YIELD_NS = 100_000_000
 #: A solution goes into an ``improved`` event when its JSON is at most this long.
 SMALL_SOLUTION_CHARS = 2000
+#: What the status line says before the search starts (kernels loading, workers starting).
+STARTING = "starting: loading the kernels"
 #: ``--progress`` on a pipe prints a plain status line this often.
 PLAIN_EVERY_S = 1.0
 
@@ -129,6 +131,8 @@ class Watcher:
         self._done = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        #: what the search is doing before it searches (loading or compiling kernels), else ""
+        self.starting = ""
 
     @property
     def active(self) -> bool:
@@ -157,8 +161,25 @@ class Watcher:
             except Exception:  # noqa: BLE001 - a status line must never take the search down
                 self.display = None
 
+    def start_up(self, doing: str) -> None:
+        """Before the search: say ``doing`` on the status line; what kernels write meanwhile (a
+        warm-up runs them on a tiny board of its own) is not read."""
+        self.starting = doing
+
+    def searching(self, started: float) -> None:
+        """The search starts now, its clock from ``started`` (time.monotonic()): what the warm-up
+        wrote is wiped, and the blocks are read from here on."""
+        watch.reset(YIELD_NS if self.active else 0)
+        self.search.started = started
+        self.starting = ""
+
     def look(self) -> Reading:
         """Read the blocks now: events for what improved, a frame for the status line."""
+        if self.starting:
+            reading = Reading(time.monotonic() - self._started(), 0, 0.0, None, None, 0)
+            if self.display is not None:
+                self.display.line(starting_text(self.search, reading, self.starting))
+            return reading
         work, best, bound, depth = read_blocks(all_blocks(), self.search.minimize)
         now = time.monotonic()
         work, rate = self._meter.read(now, work)
@@ -170,7 +191,8 @@ class Watcher:
             if best is not None and better(best, self.best, self.search.minimize):
                 self.best = best
                 self.emit("improved", score=best, score_name=self.search.score_name, status="best-found",
-                          bound=self.bound, work=work, solution=None)
+                          bound=self.bound, work=work,
+                          solution=_small(watch.solution_of(best)) if self.handlers else None)
         if self.display is not None:
             self.display.frame(self.search, reading, self)
         return reading
@@ -351,6 +373,12 @@ def status_text(search: Search, reading: Reading, best: float | int | None, boun
     return "  ".join(parts)
 
 
+def starting_text(search: Search, reading: Reading, doing: str) -> str:
+    """The status line before the search starts: board, time, what it is doing."""
+    board = f" ({search.board_index}/{search.boards})" if search.boards > 1 else ""
+    return f"{search.game} {_short(search.label)}{board}  {doing} ({reading.elapsed_s:.1f} s)"
+
+
 #: A board's label takes at most this much of the status line (a long path keeps its end).
 LABEL_CHARS = 32
 
@@ -461,6 +489,20 @@ def watcher(search: Search, on_event: EventHandler | None = None) -> Watcher:
     search.board_index, search.boards = shown.board_index, shown.boards
     handlers = list(shown.handlers) + ([on_event] if on_event is not None else [])
     return Watcher(search, handlers, shown.display)
+
+
+def tell_result(search: Search, result: Any) -> None:
+    """The events of a search that ran elsewhere (a worker of a run spread over boards), told when
+    its result arrives: ``start``, the result's ``improved`` and ``end``. The run's tally draws the
+    status line meanwhile."""
+    shown = _showing
+    if not shown.handlers:
+        return
+    search.started = time.monotonic() - float(result.stats.elapsed_s or 0.0)
+    teller = Watcher(search, list(shown.handlers), None)
+    teller.emit("start", time_budget_s=search.budget_s, workers=search.workers,
+                board_index=search.board_index, boards=search.boards)
+    teller.finish(result)
 
 
 # -- commands of many boards or tracks: one line for the whole run ------------------------------------

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gridsolver.core.errors import InputError
+from gridsolver.core.errors import InputError, shown
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,10 @@ class Option:
     (``bool`` makes a flag); ``choices`` limits a ``str`` option to a few
     words. ``parse`` turns command-line text into the value (``"3,3"`` into a
     cell) where the type alone cannot; ``metavar`` names the text it takes.
-    ``cli`` False keeps an option out of the command line (an API-only knob).
+    ``low`` and ``high`` bound a number (both included): the command line
+    refuses a value past them as a usage error naming the option, and so do
+    the checks of the API. ``cli`` False keeps an option out of the command
+    line (an API-only knob).
     """
 
     name: str
@@ -48,6 +51,8 @@ class Option:
     metavar: str | None = None
     parse: Callable[[str], Any] | None = None
     cli: bool = True
+    low: float | None = None
+    high: float | None = None
 
     @property
     def flag(self) -> str:
@@ -90,6 +95,22 @@ def check_declared(game: str, declared: Sequence[Option], options: Mapping[str, 
             raise InputError(f"{option.flag} {value!r}: expected a whole number")
         if option.kind is float and (isinstance(value, bool) or not isinstance(value, int | float)):
             raise InputError(f"{option.flag} {value!r}: expected a number")
+        if option.kind in (int, float) and not _within(option, value):
+            raise InputError(f"{option.flag} {shown(value)}: expected {_range_words(option)}")
+
+
+def _within(option: Option, value: float) -> bool:
+    return not ((option.low is not None and value < option.low)
+                or (option.high is not None and value > option.high))
+
+
+def _range_words(option: Option) -> str:
+    """``a whole number from 0 to 1,000,000,000``, ``a number of at most 1,000,000`` ..."""
+    what = "a whole number" if option.kind is int else "a number"
+    low, high = (None if v is None else f"{v:,}" for v in (option.low, option.high))
+    if low is not None and high is not None:
+        return f"{what} from {low} to {high}"
+    return f"{what} of at least {low}" if low is not None else f"{what} of at most {high}"
 
 
 def click_option(option: Option) -> Callable[[Any], Any]:
@@ -102,6 +123,11 @@ def click_option(option: Option) -> Callable[[Any], Any]:
         return click.option(option.flag, option.name, type=click.Choice(option.choices), default=None,
                             help=option.help)
     kind: Any = option.kind if option.parse is None and option.kind in (int, float) else str
+    if kind is int and (option.low is not None or option.high is not None):
+        kind = click.IntRange(None if option.low is None else int(option.low),
+                              None if option.high is None else int(option.high))
+    elif kind is float and (option.low is not None or option.high is not None):
+        kind = click.FloatRange(option.low, option.high)
     return click.option(option.flag, option.name, type=kind, default=None, metavar=option.metavar,
                         help=option.help)
 

@@ -174,7 +174,7 @@ class Result:
         if self.score is not None:
             head += f", {self.score_name} {self.score}"
         if self.stopped:
-            head += f" (stopped by {self.stopped})"
+            head += f" (stopped: {self.stopped})"
         lines = [head]
         if self.solution is not None:
             solution = self.solution

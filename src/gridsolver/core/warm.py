@@ -94,7 +94,7 @@ class CompileWatch:
 
     Only outermost compilations count: compiling a kernel compiles the
     functions it calls inside the same event. ``on_compiled(count)`` hears
-    each finished one.
+    each one start (with the count finished so far) and finish.
     """
 
     def __init__(self, mode: str | None = None,
@@ -129,6 +129,8 @@ class CompileWatch:
         if self._depth == 1:
             self._started = time.perf_counter()
             self._note.start()
+            if self._on_compiled is not None:  # told as it starts too: the first kernel takes long
+                self._on_compiled(self.compiled)
 
     def ended(self) -> None:
         self._depth -= 1
@@ -194,6 +196,33 @@ def warm_up(game: Any, board: Any, options: Any, workers: int = 1,
     finally:
         _cluster = outer
     return Warmup(round(time.perf_counter() - started, 3), round(watch.compile_s, 3), watch.compiled)
+
+
+def warm_for_boards(game: Any, boards: Sequence[tuple[Any, Any]], workers: int,
+                    cluster: str | None = None) -> Warmup:
+    """Make ready, before any budget starts, what the searches of these (board, options) pairs run:
+    in this process, then in each of the ``workers`` local worker processes that
+    :func:`gridsolver.core.parallel.parallel_map` will give them to (or every worker of ``cluster``).
+    A run that spreads a set of boards over workers calls it: otherwise each worker would load or
+    compile its kernels inside the budget of the first board it is given."""
+    global _cluster
+    if not warms(game):
+        return Warmup()
+    started = time.perf_counter()
+    outer, _cluster = _cluster, cluster
+    try:
+        with CompileWatch() as watch:
+            _warm_boards((game, boards))  # first here, so the workers load from the cache
+            warm_workers(_warm_boards, (game, boards), workers)
+    finally:
+        _cluster = outer
+    return Warmup(round(time.perf_counter() - started, 3), round(watch.compile_s, 3), watch.compiled)
+
+
+def _warm_boards(payload: tuple[Any, Sequence[tuple[Any, Any]]]) -> None:
+    game, boards = payload
+    for board, options in boards:  # each kind of board once: the game's warm is kept per process
+        game.warm(board, options, workers=1)
 
 
 _DONE: set[Hashable] = set()

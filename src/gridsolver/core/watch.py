@@ -33,6 +33,7 @@ import os
 import tempfile
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -87,8 +88,10 @@ def detach() -> None:
 
 def reset(yield_ns: int = 0) -> None:
     """Zero the block for a new search; ``yield_ns`` > 0 when a thread of this process reads it."""
+    global _best_solution
     _current[:] = 0
     _current[YIELD_NS] = yield_ns
+    _best_solution = None
 
 
 # -- writing from Python: searches with a Python loop around their kernels --------------------------
@@ -98,10 +101,27 @@ def call_ended(nodes: int) -> None:
     _current[NODES] = 0
 
 
-def improved(score: int) -> None:
-    """The search has a new best score."""
+#: The solution of the last score this process's Python code reported, when it gave one:
+#: (score, the solution in the result's notation, or a function that makes it when asked).
+_best_solution: tuple[int, Any] | None = None
+
+
+def improved(score: int, solution: Any = None) -> None:
+    """The search has a new best score; ``solution`` (in the result's notation, or a function of no
+    arguments that returns it, called only when someone asks) lets an ``improved`` event carry it."""
+    global _best_solution
+    _best_solution = None if solution is None else (int(score), solution)
     _current[BEST] = int(score)
     _current[IMPROVEMENTS] += 1
+
+
+def solution_of(score: int) -> Any:
+    """The solution reported with ``score`` by this process's last :func:`improved`, else None (a
+    kernel's improvements carry no solution: they are read from the block, numbers only)."""
+    known = _best_solution
+    if known is None or known[0] != score:
+        return None
+    return known[1]() if callable(known[1]) else known[1]
 
 
 def bounded(bound: int) -> None:

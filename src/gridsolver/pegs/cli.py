@@ -23,6 +23,7 @@ from gridsolver.core.cliutil import (
 )
 from gridsolver.core.commands import emit, game_group
 from gridsolver.core.errors import ClusterLost, InputError
+from gridsolver.core.words import plural
 from gridsolver.pegs.game import GAME, picture
 from gridsolver.pegs.rules import JUMP_RULES, MAX_SIDE, shown
 
@@ -119,8 +120,8 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
         _print_table(parsed, [problems[i] for i in finished], done, as_json)
         if isinstance(stop, ClusterLost):
             raise
-        click.echo(f"gridsolver: interrupted: {len(finished)} of {len(problems)} problems finished",
-                   err=True)
+        click.echo(f"gridsolver: interrupted: {len(finished):,} of {plural(len(problems), 'problem')} "
+                   "finished", err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
     _print_table(parsed, problems, results, as_json)
 

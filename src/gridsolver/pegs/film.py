@@ -7,6 +7,7 @@ from typing import Any
 
 from gridsolver.core.errors import InputError
 from gridsolver.core.film import Film, Frame
+from gridsolver.core.words import plural
 from gridsolver.pegs.rules import Board, Jump, apply, format_jump, jump_over
 
 PALETTE = {"o": "#8c564b", ".": "#e8dcc8", " ": ""}
@@ -31,10 +32,11 @@ def film(board: Board, jumps: list[Jump], options: Mapping[str, Any]) -> Film:
     frames = []
     for k, position in enumerate(positions):
         if k == 0:
-            text = f"step 0 of {steps}: start, {position.peg_count} pegs"
+            text = f"step 0 of {steps}: start, {plural(position.peg_count, 'peg')}"
         else:
             (r1, c1), (r2, c2) = jumps[k - 1]
-            text = f"step {k} of {steps}: jump ({r1},{c1}) to ({r2},{c2}), {position.peg_count} pegs left"
+            text = (f"step {k} of {steps}: jump ({r1},{c1}) to ({r2},{c2}), "
+                    f"{plural(position.peg_count, 'peg')} left")
         highlight: list[tuple[int, str]] = []
         if k < steps:
             start, to = jumps[k]
@@ -44,5 +46,5 @@ def film(board: Board, jumps: list[Jump], options: Mapping[str, Any]) -> Film:
         frames.append(Frame(grid(position), text, {"pegs left": position.peg_count, "jumps": k},
                             highlight))
     left = positions[-1].peg_count
-    title = f"pegs: {steps} jumps, {left} peg{'s' if left != 1 else ''} left"
+    title = f"pegs: {plural(steps, 'jump')}, {plural(left, 'peg')} left"
     return Film("pegs", title, board.rows, board.cols, PALETTE, LEGEND, frames)

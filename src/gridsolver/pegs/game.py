@@ -308,8 +308,8 @@ def check_finish(board: Board, value: Any) -> Cell:
     """A finish hole from ``(row, col)``, ``[row, col]`` or ``"row,col"``; InputError naming it otherwise."""
     cell = parse_cell(value) if isinstance(value, str) else _cell(value)
     if not board.is_hole(cell):
-        raise InputError(f"--finish {cell[0]},{cell[1]} is not a hole of this board "
-                         f"({board.rows} rows x {board.cols} columns, 0-based)")
+        raise InputError(f"--finish {cell[0]},{cell[1]} is not a hole of this board (rows 0 to "
+                         f"{board.rows - 1}, columns 0 to {board.cols - 1}, row 0 at the top)")
     return cell
 
 

@@ -31,6 +31,7 @@ from itertools import product
 
 import numpy as np
 
+from gridsolver.core.words import plural
 from gridsolver.pegs.rules import Board, Cell, bit_indices, triples
 
 Permutation = tuple[int, ...]  # bit index -> bit index (identity outside the holes)
@@ -204,13 +205,14 @@ def fewest_pegs_bound(board: Board, reach: int | None = None,
         if least == 1 and no_single is not None and no_single(jumps_of[r], holes, pegs):
             least, by_pagoda = 2, by_pagoda + 1
         total += least
-    proof = (f"position classes: {groups} group(s) of holes that never exchange pegs"
+    proof = (f"position classes: {plural(groups, 'group')} of holes that never exchange pegs"
              + (f" ({reach_proof})" if reach_proof else "")
-             + (f", {stuck} peg(s) that can never move" if stuck else "")
-             + (f", {light} group(s) whose start class holds no position of fewer pegs" if light else "")
-             + (f", {by_pagoda} group(s) where pagoda functions rule out a single peg in every hole"
+             + (f", {plural(stuck, 'peg')} that can never move" if stuck else "")
+             + (f", {plural(light, 'group')} whose start class holds no position of fewer pegs"
+                if light else "")
+             + (f", {plural(by_pagoda, 'group')} where pagoda functions rule out a single peg in every hole"
                 if by_pagoda else "")
-             + f": at least {total} peg(s) stay")
+             + f": at least {plural(total, 'peg stays', 'pegs stay')}")
     return PegBound(total, groups, stuck, proof, pagoda=bool(reach_proof or by_pagoda))
 
 

@@ -27,6 +27,7 @@ import time
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
+from gridsolver.core.words import plural
 from gridsolver.pegs.geometry import GOLDEN, PegBound, fewest_pegs_bound, lattice_distance, reachable_holes
 from gridsolver.pegs.rules import Board, bit_indices, triples
 
@@ -224,7 +225,8 @@ def pagoda_bound(board: Board, known: int = 0, first: Iterable[int] = (),
     proof = ""
     if reach != closure:
         by_lp = f", {(golden & ~reach).bit_count()} by {used} found by linear programming" if used else ""
-        proof = (f"pagoda functions keep every peg out of {(closure & ~reach).bit_count()} hole(s) a peg "
+        kept_out = plural((closure & ~reach).bit_count(), "hole")
+        proof = (f"pagoda functions keep every peg out of {kept_out} a peg "
                  f"might otherwise reach: {(closure & ~golden).bit_count()} by golden-ratio pagodas{by_lp}")
 
     def no_single(jumps: list[Triple], holes: int, pegs: int) -> int:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -218,6 +218,12 @@ class Layout:
                 phi = [(y - cr) ** 2 + (x - cc) ** 2 for y, x in cells]
                 out[self.board.index((r, c)) * d + k] = phi[0] + phi[1] - phi[2]
         return out
+
+
+def _notation(jumps: list[Any]) -> Callable[[], list[str]]:
+    """The jumps in the result's notation, written only when an event asks for them."""
+    kept = list(jumps)
+    return lambda: [rules.format_jump(j) for j in kept]
 
 
 def centroid(board: Board) -> tuple[float, float]:
@@ -490,7 +496,7 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
             best = [layout.decode(c) for c in best_path[:int(stats[1])]]
             if ending is not None and len(best) == end_depth:
                 best += ending.finish_line(rules.replay(board, best).pegs)
-            watch.improved(len(best))
+            watch.improved(len(best), _notation(best))
         if code in (FOUND, EXHAUSTED, OUT_OF_TIME):
             break
         if target is None and goal is not None and len(best) >= goal:
@@ -646,7 +652,7 @@ def _widening_beam(board: Board, layout: Layout, budget: Budget, seed: int, used
             stranded = doomed_cells(board, rules.replay(board, line).pegs, pull)
         elif len(line) > len(best):
             best = line
-            watch.improved(len(best))
+            watch.improved(len(best), _notation(best))
         if note:
             left = board.peg_count - max(len(best), len(known))
             note(f"best {left} pegs left (beam width {width})")

@@ -11,6 +11,7 @@ through the game, sits above both.
 from __future__ import annotations
 
 from gridsolver.core.result import Result
+from gridsolver.core.words import plural
 from gridsolver.pegs.game import GAME
 from gridsolver.pegs.geometry import fixing, symmetries
 from gridsolver.pegs.rules import Board, Cell
@@ -41,7 +42,7 @@ def format_table(board: Board, problems: list[tuple[Cell, Cell]], results: list[
         elif result.status == "impossible":
             what = "impossible: " + result.proof
         else:
-            stopped = f", stopped by {result.stopped}" if result.stopped else ""
+            stopped = f", stopped: {result.stopped}" if result.stopped else ""
             unverified = ", not verified" if result.status == "optimal" else ""
             what = f"unknown ({result.status}{stopped}{unverified})"
         key = what.split(":")[0].split(" (")[0]
@@ -49,7 +50,8 @@ def format_table(board: Board, problems: list[tuple[Cell, Cell]], results: list[
         lines.append(f"vacancy {start} -> survivor {finish}: {what}")
     summary = ", ".join(f"{n} {k}" for k, n in counts.items())
     lines += start_summary(board, problems, results)
-    lines.append(f"{len(problems)} problems up to symmetry ({board.hole_count} holes): {summary}")
+    lines.append(f"{plural(len(problems), 'problem')} up to symmetry ({plural(board.hole_count, 'hole')}): "
+                 f"{summary}")
     return "\n".join(lines)
 
 
@@ -73,7 +75,7 @@ def start_summary(board: Board, problems: list[tuple[Cell, Cell]], results: list
             what = "impossible (every finish proved impossible)"
         else:
             what = "undecided"
-        lines.append(f"vacancy {start} ({orbit} hole{'s' if orbit > 1 else ''} alike): one peg anywhere "
+        lines.append(f"vacancy {start} ({plural(orbit, 'hole')} alike): one peg anywhere "
                      f"{what}")
     return lines
 

@@ -13,7 +13,6 @@ import click
 
 from gridsolver.core.cliutil import (
     EXIT_INTERRUPTED,
-    UserError,
     budget_options,
     json_option,
     resume_option,
@@ -23,8 +22,10 @@ from gridsolver.core.cliutil import (
 )
 from gridsolver.core.commands import game_group
 from gridsolver.core.options import click_option
+from gridsolver.core.words import plural
 from gridsolver.ratrace.game import DEFAULT_TURNS, GAME, picture
 from gridsolver.ratrace.game import GUARD_OPTIONS as GUARD_OPTION_NAMES
+from gridsolver.ratrace.rules import MAX_TURNS
 from gridsolver.ratrace.tournament import MAX_TRACKS
 
 GAME_OPTIONS = {option.name: option for option in GAME.options}
@@ -39,8 +40,8 @@ group = game_group(
 
     A player maps what a rat sees (5 x 5 colours) and its 100-bit genome to a
     move; the game breeds the rats and the player scores a point each time
-    a rat crosses the track. Built-in players: forward, random, colour-score,
-    look-ahead (and their API examples colour-score-numpy, colour-score-python),
+    a rat crosses the track. Built-in players: champion, forward, random,
+    colour-score, look-ahead and more (`gridsolver ratrace players` lists them),
     or your own with --player path/to/file.py:name.
 
     Boards are tracks: seed/N is the track of seed N, tournament the 50 tracks
@@ -74,7 +75,8 @@ def _guarded(fn: Any) -> Any:
 @click.option("--player", "player_spec", required=True, metavar="NAME|FILE.py:NAME", help=PLAYER_HELP)
 @click.option("--tracks", type=int, default=50, show_default=True,
               help=f"Number of tracks to play (at most {MAX_TRACKS:,}).")
-@click.option("--turns", type=int, default=DEFAULT_TURNS, show_default=True, help="Turns per game.")
+@click.option("--turns", type=click.IntRange(0, MAX_TURNS), default=DEFAULT_TURNS, show_default=True,
+              help=f"Turns per game (at most {MAX_TURNS:,}).")
 @seed_option
 @budget_options(default_time=None, default_memory=2048.0)  # per game; --nodes: rat-moves per game
 @workers_options
@@ -111,7 +113,7 @@ def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | N
         live.clear_line()
         click.echo(result.to_json() if as_json else track_line(index + 1, result))
         sys.stdout.flush()
-        tally.finished(f"track {index + 1}: {result.score} points" if result.score is not None
+        tally.finished(f"track {index + 1}: {plural(result.score, 'point')}" if result.score is not None
                        else f"track {index + 1}: {result.status}")
         if journal and index not in kept and result.stopped != "interrupted":
             journal.record(result.to_dict())
@@ -129,11 +131,11 @@ def play(player_spec: str, tracks: int, turns: int, seed: int, time_s: float | N
     except TournamentInterrupted as stop:
         _summary(stop.tournament, as_json)
         played = len(stop.tournament.results)
-        click.echo(f"gridsolver: interrupted: {played} of {tracks} tracks finished", err=True)
+        click.echo(f"gridsolver: interrupted: {played:,} of {plural(tracks, 'track')} finished", err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
     except TournamentError as failed:
         _summary(failed.tournament, as_json)
-        raise UserError(str(failed)) from None
+        raise failed from None  # one line, exit 2 (and the player's traceback under --debug)
     _summary(tournament, as_json)
 
 
@@ -158,6 +160,22 @@ def _kept_tracks(journal: Any, tracks: int, seed: int, turns: int) -> dict[int, 
 
 def _summary(tournament: Any, as_json: bool) -> None:
     click.echo(tournament.summary().to_json() if as_json else "\n" + tournament.to_text())
+
+
+@group.command()
+@json_option
+def players(as_json: bool) -> None:
+    """List the built-in players, one line each: the name --player takes and what it plays.
+
+    A player of your own is --player path/to/file.py:NAME (a function in your file).
+    """
+    from gridsolver.ratrace.players import available_players
+
+    found = available_players()
+    width = max(map(len, found))
+    for name, description in found.items():
+        click.echo(json.dumps({"name": name, "description": description}, separators=(",", ":")) if as_json
+                   else f"{name:<{width}}  {description}")
 
 
 @group.command()

@@ -20,7 +20,6 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from gridsolver.core.budget import NO_LIMIT, Budget
-from gridsolver.core.errors import InputError
 from gridsolver.core.game import exclude_compiling
 from gridsolver.core.kernels.random import seed_numba_random
 from gridsolver.core.kernels.stops import BUDGET_STOPS, OUT_OF_MEMORY, OUT_OF_NODES, OUT_OF_TIME
@@ -36,6 +35,8 @@ from gridsolver.ratrace.guard import (
     WATCH_TURN_BASE,
     IllegalMove,
     PlayerError,
+    check_turns,
+    player_traceback,
     raised,
     watched_turn,
 )
@@ -90,8 +91,7 @@ def seed_players(seed: int) -> None:
 def play_game(player: Player, seed: int, turns: int = DEFAULT_TURNS,
               budget: Budget | None = None) -> GameResult:
     """Play one game of ``player`` on the track of ``seed``."""
-    if turns < 0:
-        raise InputError(f"--turns must be at least 0, got {turns}")
+    check_turns(turns)
     return play_on_track(player, generate_track(seed), seed, turns, budget)
 
 
@@ -254,7 +254,7 @@ def _play_numba(player, seed, tables, population, n, rng_state, turns, limits, f
             tables, population, n, rng_state, turns - first_turn, limits, watch)
     except (Exception, SystemExit) as exc:  # njit code may raise SystemExit too
         raise PlayerError(player.name, raised(exc), turn=_turn_of(watch),
-                          where=f"track seed {seed}") from None
+                          where=f"track seed {seed}", trace=player_traceback(exc)) from None
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
     played += first_turn
@@ -341,7 +341,8 @@ def _numpy_moves(player, views, genomes, turn, seed) -> np.ndarray:
     try:
         moves = np.asarray(player.fn(views, genomes))
     except (Exception, SystemExit) as exc:  # a player's sys.exit is its error, not the program's end
-        raise PlayerError(player.name, raised(exc), turn=turn, where=where) from None
+        raise PlayerError(player.name, raised(exc), turn=turn, where=where,
+                          trace=player_traceback(exc)) from None
     if moves.shape != (k, 2):
         raise IllegalMove(player.name, f"returned moves of shape {moves.shape}, not ({k}, 2): a numpy "
                           "player returns one (dx, dy) per rat", turn=turn, where=where)
@@ -368,7 +369,8 @@ def _python_moves(player, views_as_tuples, population, n, turn, seed, watch=None
     try:
         moves = list(calls) if watch is None else _watched_calls(calls, watch)
     except (Exception, SystemExit) as exc:  # a player's sys.exit is its error, not the program's end
-        raise PlayerError(player.name, raised(exc), turn=turn, where=f"track seed {seed}") from None
+        raise PlayerError(player.name, raised(exc), turn=turn, where=f"track seed {seed}",
+                          trace=player_traceback(exc)) from None
     try:
         out = list(map(MOVE_INDEX.__getitem__, moves))
     except (KeyError, TypeError):  # not all plain tuples: look at each move (lists are moves too)

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from gridsolver.core.film import Film, Frame
+from gridsolver.core.words import plural
 from gridsolver.ratrace.jobs import GameJob
 from gridsolver.ratrace.players import Player
 from gridsolver.ratrace.rules import TELEPORTER, TRAP, WALL, Track
@@ -158,9 +159,9 @@ def film(track: Track, player: Player, game_seed: int, turns: int, first: int = 
         frames.append(Frame(grid, text, {"turn": snap.turn, "rats alive": snap.alive, "points": snap.points},
                             marks=marks))
     step = sample_step(turns - first)
-    played = (f"{game.turns:,} turns" if game.turns == turns
-              else f"{game.turns:,} of {turns:,} turns (the rats died out)")
-    sampled = "" if step == 1 else f", a frame every {step:,} turns"
+    played = (plural(game.turns, "turn") if game.turns == turns
+              else f"{game.turns:,} of {plural(turns, 'turn')} (the rats died out)")
+    sampled = "" if step == 1 else f", a frame every {plural(step, 'turn')}"
     if first:
         sampled += f", turns {first:,} to {turns:,} shown"
     title = f"ratrace: {player.name}, {played}, {_points(game.points)}, game seed {game_seed}{sampled}"

@@ -55,13 +55,15 @@ from gridsolver.ratrace.guard import (
     DEFAULT_GAME_LIMIT_S,
     DEFAULT_MOVE_LIMIT_S,
     GAME_GRACE_S,
+    MAX_LIMIT_S,
     Guard,
     PlayerError,
+    check_turns,
     make_guard,
 )
 from gridsolver.ratrace.jobs import GameJob
 from gridsolver.ratrace.players import Player, as_player
-from gridsolver.ratrace.rules import MOVES, Track
+from gridsolver.ratrace.rules import MAX_TURNS, MOVES, Track
 from gridsolver.ratrace.track import (
     MAX_DIGITS,
     format_track,
@@ -132,13 +134,15 @@ class RatRaceGame(Game[Track, Move]):
         # is refused
         Option("player", str, None, "A built-in player (forward, random, colour-score, ...) or "
                "path/to/file.py:function.", metavar="NAME|FILE.py:NAME"),
-        Option("turns", int, None, f"Turns per game (default {DEFAULT_TURNS:,}; --nodes counts rat-moves). "
-               "In show: the game up to this turn.", metavar="N"),
+        Option("turns", int, None, f"Turns per game (default {DEFAULT_TURNS:,}, at most {MAX_TURNS:,}; "
+               "--nodes counts rat-moves). In show: the game up to this turn.", metavar="N", low=0,
+               high=MAX_TURNS),
         Option("move_limit", float, None, f"A user's player: the longest one call of it may take (default "
-               f"{DEFAULT_MOVE_LIMIT_S:g} s; a numpy player's call is a whole turn).", metavar="S"),
+               f"{DEFAULT_MOVE_LIMIT_S:g} s; a numpy player's call is a whole turn).", metavar="S",
+               high=MAX_LIMIT_S),
         Option("game_limit", float, None, f"A user's player: the longest wall time of a game, compilation "
                f"aside (default --time + {GAME_GRACE_S:g} s, or {DEFAULT_GAME_LIMIT_S:g} s without --time).",
-               metavar="S"),
+               metavar="S", high=MAX_LIMIT_S),
         Option("in_process", bool, False,
                "Play a user's player in this process: no limits, no protection (to debug it)."),
     )
@@ -250,9 +254,7 @@ class RatRaceGame(Game[Track, Move]):
     def resolve_options(self, board: Track, options: Mapping[str, Any]) -> dict[str, Any]:
         """``player`` and ``turns``; ``move_limit``, ``game_limit`` (s) and ``in_process`` set how a
         user's player is guarded and ride on the player option (results record player and turns)."""
-        turns = DEFAULT_TURNS if options.get("turns") is None else options["turns"]
-        if turns < 0:
-            raise InputError(f"--turns must be at least 0, got {turns}")
+        turns = check_turns(DEFAULT_TURNS if options.get("turns") is None else options["turns"])
         if not board.start_cells:
             raise InputError("the track has no start cells: there is nowhere to put a rat")
         guard = make_guard(options.get("move_limit"), options.get("game_limit"),
@@ -340,14 +342,16 @@ class RatRaceGame(Game[Track, Move]):
 
     def failed_result(self, board: Track, label: str, player: str, game_seed: int,
                       error: PlayerError) -> Result:
-        """The Result of a game whose player failed: no points, ``details["error"]`` says why."""
+        """The Result of a game whose player failed: no points, ``details["error"]`` says why (and
+        ``details["traceback"]`` where, when the player raised)."""
         return Result(
             game=self.name,
             input=label,
             status=FAILED_STATUS,
             score_name=self.score_name,
             details={"player": player, "seed": board.seed, "game_seed": game_seed, "ended": "failed",
-                     "turn": error.turn, "error": str(error)},
+                     "turn": error.turn, "error": str(error),
+                     **({"traceback": error.trace} if error.trace else {})},
         )
 
     def play_unverified(self, board: Track, *, time: float | None = None, memory: float | None = None,

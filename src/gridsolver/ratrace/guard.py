@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from gridsolver.core.errors import InputError
+from gridsolver.core.errors import InputError, shown
 
 #: One call of the player may take this long (s) by default (--move-limit).
 DEFAULT_MOVE_LIMIT_S = 1.0
@@ -88,12 +89,17 @@ class Guard:
         return DEFAULT_GAME_LIMIT_S if time_s is None else time_s + GAME_GRACE_S
 
 
+#: The longest --move-limit or --game-limit accepted (about 11.6 days, the longest --time).
+MAX_LIMIT_S = 1e6
+
+
 def make_guard(move_limit: Any = None, game_limit: Any = None, in_process: Any = False) -> Guard:
     """A guard from option values, each checked (InputError naming the option)."""
     for option, value in (("--move-limit", move_limit), ("--game-limit", game_limit)):
         if value is not None and not (isinstance(value, int | float) and not isinstance(value, bool)
-                                      and math.isfinite(value) and value > 0):
-            raise InputError(f"{option} {value!r}: expected a number of seconds above 0")
+                                      and math.isfinite(value) and 0 < value <= MAX_LIMIT_S):
+            raise InputError(f"{option} {value!r}: expected a number of seconds above 0 and at most "
+                             f"{MAX_LIMIT_S:,.0f}")
     return Guard(move_s=DEFAULT_MOVE_LIMIT_S if move_limit is None else float(move_limit),
                  game_s=None if game_limit is None else float(game_limit), isolate=not in_process)
 
@@ -104,17 +110,19 @@ class PlayerError(InputError):
     ``reason`` says what happened (``raised ZeroDivisionError: ...``,
     ``returned (2, 0) for rat 3, not a move ...``); ``turn`` is the turn being
     played (None before the first); ``output`` the start of what the player
-    printed and ``output_bytes`` how much it printed in all.
+    printed and ``output_bytes`` how much it printed in all; ``trace`` the
+    player's traceback when it raised (``gridsolver --debug`` prints it).
     """
 
     def __init__(self, player: str, reason: str, *, turn: int | None = None, where: str | None = None,
-                 output: str = "", output_bytes: int = 0) -> None:
+                 output: str = "", output_bytes: int = 0, trace: str = "") -> None:
         self.player = player
         self.reason = reason
         self.turn = turn
         self.where = where
         self.output = output
         self.output_bytes = output_bytes
+        self.trace = trace  # the player's traceback when it raised (shown under --debug)
         super().__init__(self._message())
 
     def _message(self) -> str:
@@ -133,17 +141,18 @@ class PlayerError(InputError):
     def at(self, where: str | None = None, **changes: Any) -> PlayerError:
         """The same error said about ``where`` (e.g. ``track 3 (seed 102)``), with fields changed."""
         fields = {"turn": self.turn, "where": where or self.where, "output": self.output,
-                  "output_bytes": self.output_bytes, **changes}
+                  "output_bytes": self.output_bytes, "trace": self.trace, **changes}
         return type(self)(self.player, self.reason, **fields)
 
     def __reduce__(self) -> tuple[Any, ...]:  # keyword fields survive pickling (worker processes)
         return (_rebuild, (type(self), self.player, self.reason, self.turn, self.where, self.output,
-                           self.output_bytes))
+                           self.output_bytes, self.trace))
 
 
 def _rebuild(cls: type[PlayerError], player: str, reason: str, turn: int | None, where: str | None,
-             output: str, output_bytes: int) -> PlayerError:
-    return cls(player, reason, turn=turn, where=where, output=output, output_bytes=output_bytes)
+             output: str, output_bytes: int, trace: str = "") -> PlayerError:
+    return cls(player, reason, turn=turn, where=where, output=output, output_bytes=output_bytes,
+               trace=trace)
 
 
 class IllegalMove(PlayerError):
@@ -153,9 +162,57 @@ class IllegalMove(PlayerError):
 NOT_A_MOVE = "not a move (dx, dy) with dx, dy in -1..1"
 
 
+def check_turns(turns: Any) -> int:
+    """A number of turns: a whole number from 0 to :data:`~gridsolver.ratrace.rules.MAX_TURNS`
+    (InputError naming ``--turns`` otherwise, never the player's fault)."""
+    from gridsolver.ratrace.rules import MAX_TURNS
+
+    if isinstance(turns, bool) or not isinstance(turns, int) or not 0 <= turns <= MAX_TURNS:
+        raise InputError(f"--turns {shown(turns)}: expected a whole number from 0 to {MAX_TURNS:,}")
+    return turns
+
+
 def raised(exc: BaseException) -> str:
-    """What a player did when it raised ``exc``, in one line."""
+    """What a player did when it raised ``exc``, in one line: the exception and where in the
+    player's own code (``raised IndexError: ... at moves.py, line 12, in pick``)."""
+    where = _where_raised(exc)
     if isinstance(exc, SystemExit):
-        return f"called sys.exit({exc.code!r})"
+        return f"called sys.exit({exc.code!r})" + where
     lines = str(exc).strip().splitlines()
-    return f"raised {type(exc).__name__}" + (f": {lines[0]}" if lines else "")
+    return f"raised {type(exc).__name__}" + (f": {lines[0]}" if lines else "") + where
+
+
+def player_traceback(exc: BaseException) -> str:
+    """The traceback of a player's exception as Python prints it, from the player's first frame on
+    (what ``gridsolver --debug`` shows under the one-line message)."""
+    import traceback
+
+    tb = exc.__traceback__
+    while tb is not None and _library(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, tb or exc.__traceback__))
+
+
+def _where_raised(exc: BaseException) -> str:
+    """`` at FILE, line N, in FUNCTION``: the innermost frame of the player's own code ("" if none)."""
+    import traceback
+
+    frames = [frame for frame in traceback.extract_tb(exc.__traceback__) if not _library(frame.filename)]
+    if not frames:
+        return ""
+    frame = frames[-1]
+    return f" at {frame.filename}, line {frame.lineno}" + ("" if frame.name == "<module>"
+                                                           else f", in {frame.name}")
+
+
+def _library(filename: str) -> bool:
+    """Whether a traceback's file is gridsolver's, Python's or an installed package's, not the player's."""
+    import sysconfig
+
+    if filename.startswith("<"):
+        return True
+    roots = [str(Path(__file__).resolve().parents[1])]
+    roots += [path for key in ("stdlib", "platstdlib", "purelib", "platlib")
+              if (path := sysconfig.get_paths().get(key))]
+    resolved = str(Path(filename).resolve())
+    return any(resolved.startswith(root.rstrip("/") + "/") for root in roots)

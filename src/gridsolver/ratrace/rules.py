@@ -25,6 +25,9 @@ GOAL_COLUMNS = 4  # cells with x >= width - 4 (x >= 49 on the standard track) ar
 MAX_WIDTH = 256
 MAX_HEIGHT = 256
 COLOURS = 16
+#: The most turns a game may be asked for (--turns): a game this long takes days, and the game loop
+#: counts turns in 64-bit integers, so a larger number is a mistake, refused as one.
+MAX_TURNS = 1_000_000_000
 LIFESPAN = 100  # a rat whose age is 100 at the start of a turn dies
 GENOME_BITS = 100  # a rat's genome: bits 0..99 (two uint64 words in the kernels, bits 100..127 zero)
 NEWBORNS = 10  # rats bred at the end of every turn

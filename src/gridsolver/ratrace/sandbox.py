@@ -311,7 +311,8 @@ class _Child:
             return reply[2], reply[3]
         if reply[0] == "failed" and reply[1] == running.job_id:
             self.broken = True  # not reused: the player may have left it in any state (a hoard of memory)
-            raise self._error(name, reply[2], running, where, turn=reply[3])
+            raise self._error(name, reply[2], running, where, turn=reply[3],
+                              trace=reply[4] if len(reply) > 4 else "")
         self.broken = True
         try:
             self.process.wait(timeout=2)
@@ -361,12 +362,12 @@ class _Child:
         return None
 
     def _error(self, name: str, reason: str, running: _Running, where: str,
-               turn: int | None = None) -> PlayerError:
+               turn: int | None = None, trace: str = "") -> PlayerError:
         if turn is None:
             turn = self._turn(running)
         output = running.output.decode("utf-8", "replace")
         return PlayerError(name, reason, turn=turn, where=where, output=output,
-                           output_bytes=running.output_bytes)
+                           output_bytes=running.output_bytes, trace=trace)
 
     def _turn(self, running: _Running) -> int | None:
         """The turn the watch last heard of in this game (None before its first turn)."""

@@ -31,6 +31,7 @@ from gridsolver.ratrace.guard import (
     WATCH_PHASE,
     WATCH_SLOTS,
     PlayerError,
+    player_traceback,
     raised,
     watch_job,
     watched_turn,
@@ -76,9 +77,9 @@ def _play(controller: Any, players: dict[str | bytes, Player], job_id: int, ref:
         value = getattr(controller, function)(player, *args, watch=watch)
         return ("done", job_id, value, _peak_mb())
     except PlayerError as exc:
-        return ("failed", job_id, exc.reason, exc.turn)
+        return ("failed", job_id, exc.reason, exc.turn, exc.trace)
     except BaseException as exc:  # noqa: BLE001 - SystemExit, KeyboardInterrupt: all the player's doing
-        return ("failed", job_id, raised(exc), watched_turn(watch))
+        return ("failed", job_id, raised(exc), watched_turn(watch), player_traceback(exc))
 
 
 def _player(players: dict[str | bytes, Player], ref: str | bytes) -> Player:

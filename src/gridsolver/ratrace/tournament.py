@@ -33,9 +33,10 @@ from gridsolver.core import interrupt
 from gridsolver.core.errors import InputError
 from gridsolver.core.game import check_seed, check_workers, make_budget
 from gridsolver.core.result import Result, Stats
+from gridsolver.core.words import plural
 from gridsolver.ratrace.game import DEFAULT_TURNS, GAME, SEED_PREFIX
 from gridsolver.ratrace.generate import generate_track
-from gridsolver.ratrace.guard import Guard, make_guard
+from gridsolver.ratrace.guard import Guard, check_turns, make_guard
 from gridsolver.ratrace.jobs import TrackJob
 from gridsolver.ratrace.players import Player, as_player
 
@@ -55,8 +56,9 @@ class TournamentError(InputError):
         self.tournament = tournament
         failed = tournament.failures
         first = failed[0].details["error"]
+        self.trace = failed[0].details.get("traceback", "")  # the first failure's, for --debug
         super().__init__(first if len(failed) == 1 else
-                         f"{len(failed)} of {len(tournament.results)} tracks failed; the first: {first}")
+                         f"{len(failed):,} of {len(tournament.results):,} tracks failed; the first: {first}")
 
 
 class TournamentInterrupted(KeyboardInterrupt):
@@ -169,10 +171,10 @@ class Tournament:
         elapsed = sum(r.stats.elapsed_s for r in played)
         alive = [int(r.details.get("alive", 0)) for r in played]
         low = sum(1 for p in points if p <= 2)
-        over = f"{len(points)} {_tracks(len(points))}"
+        over = plural(len(points), "track")
         return [f"{self.player}: geometric mean {self.geometric_mean:.3f} over {over} "
                 f"(median {sorted(points)[len(points) // 2]:,}, best {max(points):,}, "
-                f"{low} {_tracks(low)} at 1-2 points)",
+                f"{plural(low, 'track')} at 1-2 points)",
                 f"  rats alive at the end: {sum(alive):,} in all, up to {max(alive):,} on one track",
                 f"  {moves:,} rat-moves in {elapsed:.2f} s of game loops: "
                 f"{moves / elapsed / 1e6 if elapsed else 0:.2f}M rat-moves/s per worker"]
@@ -180,13 +182,14 @@ class Tournament:
     def _trouble_lines(self) -> list[str]:
         lines = []
         if self.cut_short:
-            lines.append(f"  {self.cut_short} games were cut short by the budget (--time/--memory/--nodes)")
+            were = "game was" if self.cut_short == 1 else "games were"
+            lines.append(f"  {self.cut_short:,} {were} cut short by the budget (--time/--memory/--nodes)")
         failed = [self.track_number(r) for r in self.failures]
         if failed:
-            lines.append(f"  {len(failed)} tracks failed (their player misbehaved; not counted): "
+            lines.append(f"  {plural(len(failed), 'track')} failed (their player misbehaved; not counted): "
                          + ", ".join(map(str, failed[:20])) + (", ..." if len(failed) > 20 else ""))
         if self.interrupted and self.tracks is not None:
-            lines.append(f"  interrupted: {len(self.results)} of {self.tracks} tracks finished")
+            lines.append(f"  interrupted: {len(self.results):,} of {plural(self.tracks, 'track')} finished")
         return lines
 
 
@@ -197,8 +200,9 @@ def track_line(number: int, result: Result) -> str:
         return f"track {number} (seed {d['seed']}): failed: {d['error']}"
     ended = {"finished": "", "extinct": ", extinct"}.get(d["ended"], f", cut short by --{d['ended']}")
     rate = result.stats.nodes / result.stats.elapsed_s if result.stats.elapsed_s > 0 else 0.0
-    return (f"track {number} (seed {d['seed']}): {result.score:,} points, {d['alive']:,} rats alive "
-            f"after {d['turns']:,} turns (peak {d['peak_rats']:,}){ended}, "
+    return (f"track {number} (seed {d['seed']}): {plural(result.score, 'point')}, "
+            f"{plural(d['alive'], 'rat')} alive after {plural(d['turns'], 'turn')} "
+            f"(peak {d['peak_rats']:,}){ended}, "
             f"{result.stats.nodes:,} rat-moves at {rate / 1e6:.2f}M/s")
 
 
@@ -282,10 +286,6 @@ def play(player: Any, *, tracks: int = DEFAULT_TRACKS, seed: int = 0, turns: int
     return tournament
 
 
-def _tracks(count: int) -> str:
-    return "track" if count == 1 else "tracks"
-
-
 def _warm(loaded: Player) -> None:
     """A built-in numba player's game loop compiled here first (announced: first run only), so that
     the workers load it from numba's cache instead of each compiling it at once; after the first
@@ -301,8 +301,7 @@ def _check_numbers(tracks: Any, turns: Any, seed: Any) -> None:
     if tracks > MAX_TRACKS:
         raise InputError(f"--tracks {tracks:,}: at most {MAX_TRACKS:,} tracks per tournament (it keeps "
                          "every track's result); play more as several tournaments with --seed")
-    if isinstance(turns, bool) or not isinstance(turns, int) or turns < 0:
-        raise InputError(f"--turns must be at least 0, got {turns}")
+    check_turns(turns)
     seed = check_seed(seed)
 
 

@@ -3,7 +3,7 @@
 The Python API (the command line makes the same calls)::
 
     from gridsolver import samegame
-    result = samegame.solve(samegame.named("standard-20"), nodes=20000, workers=1, seed=1)
+    result = samegame.solve(samegame.named("standard-20#1"), nodes=20000, workers=1, seed=1)
     print(result.status, result.score, result.verified)   # best-found 2535 True
 
 Options of ``solve``: ``penalty`` (subtract (cells left - 2)^2 at the end)

@@ -20,16 +20,19 @@ group = game_group(
 
     Removing a group of n cells scores (n-2)^2; clearing the board adds 1000.
     Boards are written as for `gridsolver clickomania`; the named set
-    standard-20 holds the 20 standard 15x15 positions of the literature.
+    standard-20 holds the 20 standard 15x15 positions of the literature
+    (standard-20#3 is the third).
 
-    With the default method, each worker (default: one per core) runs nested
-    rollout policy adaptation (level 3) whose playouts keep one colour for
-    last: a dominant colour, or else the best rated colours after a short run
-    with each of the most frequent ones (a worker goes on from its colour's
-    rating run). The ending of the best game is then solved exactly and the
-    best game of all runs wins. Results are best found, never proved. A move
-    is (row, column) of a cell of the removed group, 0-based from the
-    top-left of the board just before the move.
+    A board of at most 64 cells is searched exactly first: its answer is
+    optimal, with the proof. On larger boards, with the default method, each
+    worker (default: one per core) runs nested rollout policy adaptation
+    whose playouts keep one colour for last: a dominant colour, or else the
+    best rated colours after a short run with each of the most frequent ones
+    (a worker goes on from its colour's rating run). The ending of the best
+    game is then solved exactly and the best game of all runs wins: a best
+    found, not proved optimal. A move
+    is (row, column) of a cell of the removed group, counted from 0 with row
+    0 at the top, in the board just before the move.
     """,
     picture=picture,
 )

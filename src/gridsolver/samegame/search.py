@@ -282,7 +282,7 @@ def samegame_worker(task: SameGameTask) -> Outcome:
             watch.call_ended(used)
             if length >= 0 and -value > best_points:
                 best_points, best_moves = int(-value), path_to_moves(path, length, height)
-                watch.improved(best_points)
+                watch.improved(best_points, [list(m) for m in best_moves])
                 how = f"{task.method} width {beam_width}"
             if not done or beam_width >= cap:
                 break
@@ -315,7 +315,7 @@ def samegame_worker(task: SameGameTask) -> Outcome:
             if length > 0 and (run_points := line_points(cells, width, height, path[:length],
                                                           task.penalty)) > points:
                 points, best_seq = run_points, path[:length].copy()
-                watch.improved(points)
+                watch.improved(points, _moves_of(best_seq, height))
                 how = f"nrpa level {task.level} seed {seed} tabu colour {task.tabu}"
                 if task.resume is not None:
                     how += ", going on from its rating run"
@@ -330,7 +330,7 @@ def samegame_worker(task: SameGameTask) -> Outcome:
             if polished > points:
                 how += f", ending solved exactly (+{polished - points})"
                 points, best_seq = polished, polished_seq
-                watch.improved(points)
+                watch.improved(points, _moves_of(best_seq, height))
             best_points, best_moves = int(points), path_to_moves(best_seq, len(best_seq), height)
     else:
         seed = task.seed
@@ -341,13 +341,18 @@ def samegame_worker(task: SameGameTask) -> Outcome:
             watch.call_ended(playouts)
             if points > best_points:
                 best_points, best_moves = int(points), path_to_moves(path, length, height)
-                watch.improved(best_points)
+                watch.improved(best_points, [list(m) for m in best_moves])
                 how = f"nmcs 2 seed {seed}"
             seed += 1_000_003
     if not best_moves and best_points < 0:
         points, length, _ = nmcs(cells, width, height, 0, task.penalty, task.seed % 2**31, 0, path)
         best_points, best_moves, how = int(points), path_to_moves(path, length, height), "one playout"
     return Outcome(best_points, best_moves, nodes, how, endgame_nodes=endgame_nodes)
+
+
+def _moves_of(seq: np.ndarray, height: int) -> Callable[[], list[list[int]]]:
+    """The moves of a click sequence in the result's notation, made only when an event asks."""
+    return lambda: [list(m) for m in path_to_moves(seq, len(seq), height)]
 
 
 def _cells_left(board: Board, moves: list[Move]) -> int:
@@ -378,8 +383,8 @@ def _solve_exactly_first(board: Board, budget: Budget, penalty: bool, memory: in
     if found is None:
         return None
     points, seq, nodes = found
-    watch.improved(points)
     moves = path_to_moves(seq, len(seq), board.height)
+    watch.improved(points, [list(m) for m in moves])
     cells_left = _cells_left(board, moves)
     stats = Stats(nodes=nodes, elapsed_s=round(budget.elapsed_s(), 4), peak_memory_mb=round(peak_rss_mb(), 1))
     details = {"cleared": cells_left == 0, "cells_left": cells_left, "moves": len(moves),

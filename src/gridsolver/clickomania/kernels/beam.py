@@ -11,6 +11,8 @@ children (:func:`next_beam`) and a slot's moves traced back
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -21,6 +23,7 @@ from gridsolver.clickomania.kernels.groups import (
     MAX_COLOURS_CODE,
     colour_summary,
     find_groups,
+    group_scratch,
     is_single,
     position_hash,
     remove_at,
@@ -33,6 +36,31 @@ from gridsolver.core.kernels.watch import report_best
 # largest cropped board (cells) a beam position's endgame search runs on (1,600 cleared no more
 # tuning boards)
 ENDGAME_MAX_AREA = 400
+
+#: A beam's levels: ``positions[depth % 2]`` is the beam at ``depth`` (the next level is written into
+#: the other half); ``parents`` and ``moves`` (per depth and slot) trace a slot's moves back;
+#: ``removed``: the cells the move into each slot of the newest level removed.
+Levels = namedtuple("Levels", "positions parents moves removed")
+#: One level's children, ranked: ``key`` (smaller is better), ``parent`` slot, ``move`` (a cell of the
+#: group clicked) and the child's position ``hash``; ``seen`` keeps the next level's hashes distinct.
+Children = namedtuple("Children", "key parent move hash seen")
+
+
+@njit(cache=True)
+def beam_levels(beam_width, n):
+    """The :data:`Levels` of a beam of ``beam_width`` positions of ``n`` cells."""
+    max_depth = n // 2 + 2  # every move removes at least two cells
+    return Levels(np.empty((2, beam_width, n), np.int8), np.empty((max_depth, beam_width), np.int32),
+                  np.empty((max_depth, beam_width), np.int32), np.empty(beam_width, np.int64))
+
+
+@njit(cache=True)
+def beam_children(beam_width, n):
+    """Room for the :data:`Children` of a full level (each position has at most n/2 + 1 moves)."""
+    cap = beam_width * (n // 2 + 1)
+    seen = np.zeros(1 << max(4, int(np.ceil(np.log2(beam_width * 4)))), np.int64)
+    return Children(np.empty(cap, np.int64), np.empty(cap, np.int32), np.empty(cap, np.int32),
+                    np.empty(cap, np.int64), seen)
 
 
 @njit(cache=True)
@@ -54,24 +82,24 @@ def crop_board(cells, width, height, out):
 
 
 @njit(cache=True)
-def trace_path(best_path, moves, parents, depth, b):
+def trace_path(best_path, levels, depth, b):
     """Write the moves that led to beam slot ``b`` at ``depth`` into ``best_path[:depth]``."""
     j = b
     for level in range(depth, 0, -1):
-        best_path[level - 1] = moves[level, j]
-        j = parents[level, j]
+        best_path[level - 1] = levels.moves[level, j]
+        j = levels.parents[level, j]
 
 
 @njit(cache=True)
 def _endgame(s, width, height, zob, best, deadline_ns, endgame_nodes, crop, table, table_slots, end_path,
-             best_path, moves, parents, depth, b):
+             best_path, levels, depth, b):
     """The exact search on beam slot ``b``'s cropped board, if small enough, with ``best`` as the
     bound; a game end it finds below ``best`` is written whole into ``best_path``.
 
-    Returns (value, moves after ``depth`` or -1, nodes used, 1 when the search finished)."""
+    Returns (value, moves after ``depth`` or -1, nodes used, whether the search finished)."""
     cw, ch = crop_board(s, width, height, crop)
     if cw * ch > ENDGAME_MAX_AREA:
-        return best, -1, 0, 0
+        return best, -1, 0, False
     table[:] = 0
     # exact_search_growing with a table that never grows (0 slots more), called directly: through
     # the exact_search wrapper it compiled one kernel more
@@ -79,7 +107,7 @@ def _endgame(s, width, height, zob, best, deadline_ns, endgame_nodes, crop, tabl
         crop[:cw * ch], cw, ch, zob, table, np.int64(0), best, deadline_ns, endgame_nodes, end_path,
         table_slots)
     if length >= 0:
-        trace_path(best_path, moves, parents, depth, b)
+        trace_path(best_path, levels, depth, b)
         for k in range(length):
             col = end_path[k] // ch
             best_path[depth + k] = col * height + (end_path[k] - col * ch)
@@ -87,23 +115,24 @@ def _endgame(s, width, height, zob, best, deadline_ns, endgame_nodes, crop, tabl
 
 
 @njit(cache=True)
-def next_beam(cand_key, cand_hash, cand_parent, cand_move, nc, seen, cur, nxt, nxt_removed, parents, moves,
-              depth, width, height, stack):
-    """Fill ``nxt`` with the best-ranked distinct children (by hash), at most as many as it has
-    rows; their parents and moves go in at ``depth``, the cells each move removed in ``nxt_removed``.
-    Returns how many were kept."""
+def next_beam(children, nc, levels, depth, width, height, stack):
+    """Fill level ``depth`` of ``levels`` with the best-ranked distinct children (by hash) of the
+    level before, as many as it has room for; their parents and moves go in at ``depth``, the cells
+    each move removed in ``levels.removed``. Returns how many were kept."""
     n = width * height
-    ranked = np.argsort(cand_key[:nc], kind="mergesort")
-    seen[:] = 0
+    cur = levels.positions[(depth - 1) & 1]
+    nxt = levels.positions[depth & 1]
+    ranked = np.argsort(children.key[:nc], kind="mergesort")
+    children.seen[:] = 0
     size = 0
     for r in range(nc):
         i = ranked[r]
-        if tt_seen(seen, cand_hash[i]):
+        if tt_seen(children.seen, children.hash[i]):
             continue
-        copy_prefix(nxt[size], cur[cand_parent[i]], n)
-        nxt_removed[size] = remove_at(nxt[size], width, height, cand_move[i], stack)
-        parents[depth, size] = cand_parent[i]
-        moves[depth, size] = cand_move[i]
+        copy_prefix(nxt[size], cur[children.parent[i]], n)
+        levels.removed[size] = remove_at(nxt[size], width, height, children.move[i], stack)
+        levels.parents[depth, size] = children.parent[i]
+        levels.moves[depth, size] = children.move[i]
         size += 1
         if size == nxt.shape[0]:
             break
@@ -125,34 +154,19 @@ def beam_search(start, width, height, zob, beam_width, deadline_ns, node_limit, 
     is what the solver runs.)
     """
     n = width * height
-    max_depth = n // 2 + 2
-    max_moves = n // 2 + 1
-    cur = np.empty((beam_width, n), np.int8)
-    nxt = np.empty((beam_width, n), np.int8)
-    removed = np.empty(beam_width, np.int64)
-    parents = np.empty((max_depth, beam_width), np.int32)
-    moves = np.empty((max_depth, beam_width), np.int32)
-    cap = beam_width * max_moves
-    cand_key = np.empty(cap, np.int64)
-    cand_parent = np.empty(cap, np.int32)
-    cand_move = np.empty(cap, np.int32)
-    cand_hash = np.empty(cap, np.int64)
-    seen = np.zeros(1 << max(4, int(np.ceil(np.log2(beam_width * 4)))), np.int64)
+    levels = beam_levels(beam_width, n)
+    kids = beam_children(beam_width, n)
+    groups = group_scratch(n)  # the position's groups
+    ranking = group_scratch(n)  # a child's, for its rank
+    stack = groups.stack
     child = np.empty(n, np.int8)
-    label = np.empty(n, np.int32)
-    sizes = np.empty(n, np.int32)
-    reps = np.empty(n, np.int32)
-    stack = np.empty(n, np.int32)
-    label2 = np.empty(n, np.int32)
-    sizes2 = np.empty(n, np.int32)
-    reps2 = np.empty(n, np.int32)
     counts = np.zeros(MAX_COLOURS_CODE, np.int64)
     crop = np.empty(n, np.int8)
     end_path = np.empty(n, np.int32)
     table = np.zeros(1 << 15 if endgame_cells > 0 else 1, np.int64)
     table_slots = np.zeros(1, np.int64)
 
-    copy_prefix(cur[0], start, n)
+    copy_prefix(levels.positions[0, 0], start, n)
     size = 1
     best = np.int64(1) << 40
     best_len = -1
@@ -160,6 +174,7 @@ def beam_search(start, width, height, zob, beam_width, deadline_ns, node_limit, 
     depth = 0
     while size > 0:
         nc = 0
+        cur = levels.positions[depth & 1]
         for b in range(size):
             s = cur[b]
             if endgame_cells > 0:
@@ -167,48 +182,48 @@ def beam_search(start, width, height, zob, beam_width, deadline_ns, node_limit, 
                 if dead < best and left <= endgame_cells:
                     value, length, used, done = _endgame(s, width, height, zob, best, deadline_ns,
                                                          endgame_nodes, crop, table, table_slots, end_path,
-                                                         best_path, moves, parents, depth, b)
+                                                         best_path, levels, depth, b)
                     nodes += used
                     if length >= 0:
                         best = value
                         best_len = depth + length
                         report_best(best)
                         if best == 0:
-                            return best, best_len, nodes, 1
-                    if done == 1:
+                            return best, best_len, nodes, True
+                    if done:
                         continue  # searched to the end: nothing below it can beat ``best``
-            ng = find_groups(s, width, height, label, sizes, reps, stack)
+            ng = find_groups(s, width, height, groups.label, groups.sizes, groups.reps, stack)
             moved = False
             for g in range(ng):
-                if sizes[g] < 2:
+                if groups.sizes[g] < 2:
                     continue
                 moved = True
+                move = groups.reps[g]
                 copy_prefix(child, s, n)
-                remove_at(child, width, height, reps[g], stack)
-                cand_key[nc] = clear_key(child, width, height, label2, sizes2, reps2, stack, counts)
-                cand_parent[nc] = b
-                cand_move[nc] = reps[g]
-                cand_hash[nc] = position_hash(child, zob)
+                remove_at(child, width, height, move, stack)
+                kids.key[nc] = clear_key(child, width, height, ranking.label, ranking.sizes, ranking.reps,
+                                         stack, counts)
+                kids.parent[nc] = b
+                kids.move[nc] = move
+                kids.hash[nc] = position_hash(child, zob)
                 nc += 1
                 nodes += 1
                 if budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY):
-                    return best, best_len, nodes, 0
+                    return best, best_len, nodes, False
             if not moved:
                 left, dead = colour_summary(s, counts)
                 if left < best:
                     best = left
                     best_len = depth
                     report_best(best)
-                    trace_path(best_path, moves, parents, depth, b)
+                    trace_path(best_path, levels, depth, b)
                     if best == 0:
-                        return best, best_len, nodes, 1
+                        return best, best_len, nodes, True
         if nc == 0:
             break
         depth += 1
-        size = next_beam(cand_key, cand_hash, cand_parent, cand_move, nc, seen, cur, nxt, removed, parents,
-                         moves, depth, width, height, stack)
-        cur, nxt = nxt, cur
-    return best, best_len, nodes, 1
+        size = next_beam(kids, nc, levels, depth, width, height, stack)
+    return best, best_len, nodes, True
 
 
 # -- the clearing beam: children ranked from the cells a move changed ---------------------------
@@ -365,23 +380,11 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
     length or -1, nodes, finished).
     """
     n = width * height
-    max_depth = n // 2 + 2
-    max_moves = n // 2 + 1
-    cur = np.empty((beam_width, n), np.int8)
-    nxt = np.empty((beam_width, n), np.int8)
-    parents = np.empty((max_depth, beam_width), np.int32)
-    moves = np.empty((max_depth, beam_width), np.int32)
-    cap = beam_width * max_moves
-    cand_key = np.empty(cap, np.int64)
-    cand_parent = np.empty(cap, np.int32)
-    cand_move = np.empty(cap, np.int32)
-    cand_hash = np.empty(cap, np.int64)
-    seen = np.zeros(1 << max(4, int(np.ceil(np.log2(beam_width * 4)))), np.int64)
+    levels = beam_levels(beam_width, n)  # its ``removed`` is next_beam's count: this beam reads none
+    kids = beam_children(beam_width, n)
+    groups = group_scratch(n)
+    stack = groups.stack
     child = np.empty(n, np.int8)
-    label = np.empty(n, np.int32)
-    sizes = np.empty(n, np.int32)
-    reps = np.empty(n, np.int32)
-    stack = np.empty(n, np.int32)
     low = np.empty(max(n, width), np.int32)
     suffix_single = np.empty(n, np.int32)
     suffix_link = np.empty(n, np.int32)
@@ -392,11 +395,10 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
     end_path = np.empty(n, np.int32)
     table = np.zeros(1 << 15 if endgame_cells > 0 else 1, np.int64)
     table_slots = np.zeros(1, np.int64)
-    kept_removed = np.empty(beam_width, np.int64)  # next_beam's counts: the clearing beam reads none
     if tie_seed > 0:
         np.random.seed(tie_seed)
 
-    copy_prefix(cur[0], start, n)
+    copy_prefix(levels.positions[0, 0], start, n)
     size = 1
     best = np.int64(1) << 40
     best_len = -1
@@ -404,33 +406,35 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
     depth = 0
     while size > 0:
         nc = 0
+        cur = levels.positions[depth & 1]
         for b in range(size):
             s = cur[b]
             left, dead = colour_summary(s, counts)
             if endgame_cells > 0 and dead < best and left <= endgame_cells:
                 value, length, used, done = _endgame(s, width, height, zob, best, deadline_ns, endgame_nodes,
-                                                     crop, table, table_slots, end_path, best_path, moves,
-                                                     parents, depth, b)
+                                                     crop, table, table_slots, end_path, best_path, levels,
+                                                     depth, b)
                 nodes += used
                 if length >= 0:
                     best = value
                     best_len = depth + length
                     if best == 0:
-                        return best, best_len, nodes, 1
-                if done == 1:
+                        return best, best_len, nodes, True
+                if done:
                     continue  # searched to the end: nothing below it can beat ``best``
             singles, links, squares, key = scan_box(s, width, height, 0, width - 1, 0, zob)
             links -= squares  # cells - (links - squares) counts the groups
             column_suffixes(s, width, height, zob, suffix_single, suffix_link, suffix_side, suffix_key)
             copy_prefix(child, s, n)
-            ng = find_groups(s, width, height, label, sizes, reps, stack)
+            ng = find_groups(s, width, height, groups.label, groups.sizes, groups.reps, stack)
             moved = False
             for g in range(ng):
-                if sizes[g] < 2:
+                if groups.sizes[g] < 2:
                     continue
                 moved = True
-                colour = s[reps[g]]
-                removed, d_single, d_link, d_key = child_change(s, child, width, height, reps[g], zob, low,
+                move = groups.reps[g]
+                colour = s[move]
+                removed, d_single, d_link, d_key = child_change(s, child, width, height, move, zob, low,
                                                                 suffix_single, suffix_link, suffix_side,
                                                                 suffix_key)
                 child_dead = dead + (1 if counts[colour] - removed == 1 else 0)
@@ -439,26 +443,24 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
                 rank <<= TIE_BITS
                 if tie_seed > 0:
                     rank += np.random.randint(TIE_NOISE)
-                cand_key[nc] = rank
-                cand_parent[nc] = b
-                cand_move[nc] = reps[g]
+                kids.key[nc] = rank
+                kids.parent[nc] = b
+                kids.move[nc] = move
                 hashed = key ^ d_key
-                cand_hash[nc] = hashed if hashed != 0 else 1
+                kids.hash[nc] = hashed if hashed != 0 else 1
                 nc += 1
                 nodes += 1
                 if budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY):
-                    return best, best_len, nodes, 0
+                    return best, best_len, nodes, False
             if not moved and left < best:
                 best = left
                 best_len = depth
                 report_best(best)
-                trace_path(best_path, moves, parents, depth, b)
+                trace_path(best_path, levels, depth, b)
                 if best == 0:
-                    return best, best_len, nodes, 1
+                    return best, best_len, nodes, True
         if nc == 0:
             break
         depth += 1
-        size = next_beam(cand_key, cand_hash, cand_parent, cand_move, nc, seen, cur, nxt, kept_removed,
-                         parents, moves, depth, width, height, stack)
-        cur, nxt = nxt, cur
-    return best, best_len, nodes, 1
+        size = next_beam(kids, nc, levels, depth, width, height, stack)
+    return best, best_len, nodes, True

@@ -15,6 +15,7 @@ from gridsolver.clickomania.kernels.groups import (
     MAX_COLOURS_CODE,
     colour_summary,
     find_groups,
+    group_scratch,
     position_hash,
     remove_at,
 )
@@ -104,7 +105,7 @@ def exact_search_growing(start, width, height, zob, table, max_slots, best_init,
     with a best that only decreases, a fully searched position cannot lead to
     anything better the second time. ``best_init`` is an upper bound already
     known (with its own sequence). Returns (best, path length or -1 if no
-    better sequence was found, nodes, finished) where finished=1 means the
+    better sequence was found, nodes, finished) where finished (true) means the
     search was exhausted, so ``best`` is proved minimal.
 
     The table doubles (up to ``max_slots``) whenever :data:`GROW_LOAD` of it
@@ -127,13 +128,8 @@ def exact_search_growing(start, width, height, zob, table, max_slots, best_init,
     nexti = np.zeros(max_depth, np.int64)
     bounds = np.zeros(max_depth, np.int64)
     path = np.empty(max_depth, np.int32)
-    label = np.empty(n, np.int32)
-    sizes = np.empty(n, np.int32)
-    reps = np.empty(n, np.int32)
-    stack = np.empty(n, np.int32)
-    label2 = np.empty(n, np.int32)
-    sizes2 = np.empty(n, np.int32)
-    reps2 = np.empty(n, np.int32)
+    label, sizes, reps, stack = group_scratch(n)  # the position's groups
+    label2, sizes2, reps2, _ = group_scratch(n)  # a child's, for its rank
     counts = np.zeros(MAX_COLOURS_CODE, np.int64)
 
     best = best_init
@@ -144,7 +140,7 @@ def exact_search_growing(start, width, height, zob, table, max_slots, best_init,
     copy_prefix(states[0], start, n)
     left, root_bound = colour_summary(start, counts)
     if root_bound >= best:
-        return best, best_len, nodes, 1
+        return best, best_len, nodes, True
     # d and k start typed: numba types a loop's calls before it merges a literal 0 with the later
     # int64s, so copy_prefix(..., d) would be compiled for Literal[int](0) too
     d = np.int64(0)
@@ -154,7 +150,7 @@ def exact_search_growing(start, width, height, zob, table, max_slots, best_init,
             enter = False
             nodes += 1
             if budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY):
-                return best, best_len, nodes, 0
+                return best, best_len, nodes, False
             s = states[d]
             left, bound = colour_summary(s, counts)
             bounds[d] = bound
@@ -169,7 +165,7 @@ def exact_search_growing(start, width, height, zob, table, max_slots, best_init,
                 if entries >= GROW_LOAD * table.shape[0] and table.shape[0] < max_slots:
                     table = regrown_table(table, min(2 * table.shape[0], max_slots), deadline_ns)
                     if table.shape[0] == 0:  # the deadline passed while it grew
-                        return best, best_len, nodes, 0
+                        return best, best_len, nodes, False
                     table_slots[0] = table.shape[0]
             ng = find_groups(s, width, height, label, sizes, reps, stack)
             k = np.int64(0)
@@ -189,7 +185,7 @@ def exact_search_growing(start, width, height, zob, table, max_slots, best_init,
                     report_best(left)
                     copy_prefix(best_path, path, d)
                     if best <= root_bound:
-                        return best, best_len, nodes, 1
+                        return best, best_len, nodes, True
                 d -= 1
                 continue
             copy_prefix(order[d], np.argsort(keys[:k], kind="mergesort"), k)
@@ -204,4 +200,4 @@ def exact_search_growing(start, width, height, zob, table, max_slots, best_init,
             enter = True
         else:
             d -= 1
-    return best, best_len, nodes, 1
+    return best, best_len, nodes, True

@@ -7,6 +7,8 @@ kernels are tested against.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -47,6 +49,17 @@ def zobrist_table(cells: int, seed: int = 20240521) -> np.ndarray:
 
 
 # -- groups, removal, settling ------------------------------------------------------------------
+#: What :func:`find_groups` fills for a board of ``n`` cells: each cell's group ``label``, each group's
+#: ``sizes`` and ``reps`` (a cell of it), and the flood fill's ``stack`` (see :func:`group_scratch`).
+Groups = namedtuple("Groups", "label sizes reps stack")
+
+
+@njit(cache=True)
+def group_scratch(n):
+    """Room for :func:`find_groups` on a board of ``n`` cells (made once per search, not per node)."""
+    return Groups(np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32))
+
+
 @njit(cache=True, error_model="numpy")
 def find_groups(cells, width, height, label, sizes, reps, stack):
     """Label every group; returns the group count. ``reps[g]`` is group g's canonical cell.

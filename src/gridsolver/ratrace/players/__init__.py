@@ -62,7 +62,8 @@ PLAYERS: dict[str, str] = {
 
 #: Players that are modules of this package of their own, listed when the module is there.
 OPTIONAL_PLAYERS: dict[str, str] = {
-    "champion": "the strongest built-in player",
+    "champion": "the strongest built-in player: genome beliefs about each colour, a path search "
+                "over the view",
 }
 
 KINDS = ("numba", "numpy", "python")

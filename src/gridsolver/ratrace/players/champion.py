@@ -7,7 +7,7 @@ believed-safe path furthest right and takes its first step
 (:mod:`gridsolver.ratrace.kernels.planner`). With probability
 :data:`WANDER` (1/24) it takes any believed-safe step instead, which breaks
 the loops a memoryless rat falls into (pushing forever against a wall it
-believes open). ``docs/ratrace-champion.md`` tells how it was tuned
+believes open). ``docs/research/ratrace.md`` tells how it was tuned
 (``benchmarks/tune_ratrace_champion.py``). This module imports numba: import it
 only where the game runs.
 """

@@ -11,12 +11,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.clickomania.kernels.beam import next_beam, trace_path
+from gridsolver.clickomania.kernels.beam import beam_children, beam_levels, next_beam, trace_path
 from gridsolver.clickomania.kernels.groups import (
     CHECK_EVERY,
     MAX_COLOURS_CODE,
     colour_summary,
     find_groups,
+    group_scratch,
     position_hash,
     remove_at,
 )
@@ -59,29 +60,13 @@ def beam_search(start, width, height, zob, beam_width, penalty, deadline_ns, nod
     was reached, nodes, finished).
     """
     n = width * height
-    max_depth = n // 2 + 2
-    max_moves = n // 2 + 1
-    cur = np.empty((beam_width, n), np.int8)
-    nxt = np.empty((beam_width, n), np.int8)
-    cur_points = np.zeros(beam_width, np.int64)
-    nxt_points = np.zeros(beam_width, np.int64)
-    removed = np.empty(beam_width, np.int64)
-    parents = np.empty((max_depth, beam_width), np.int32)
-    moves = np.empty((max_depth, beam_width), np.int32)
-    cap = beam_width * max_moves
-    cand_key = np.empty(cap, np.int64)
-    cand_parent = np.empty(cap, np.int32)
-    cand_move = np.empty(cap, np.int32)
-    cand_hash = np.empty(cap, np.int64)
-    seen = np.zeros(1 << max(4, int(np.ceil(np.log2(beam_width * 4)))), np.int64)
+    levels = beam_levels(beam_width, n)
+    kids = beam_children(beam_width, n)
+    points = np.zeros((2, beam_width), np.int64)  # each slot's points so far, by level as positions
+    groups = group_scratch(n)  # the position's groups
+    ranking = group_scratch(n)  # a child's, for its rank or its playouts
+    stack = groups.stack
     child = np.empty(n, np.int8)
-    label = np.empty(n, np.int32)
-    sizes = np.empty(n, np.int32)
-    reps = np.empty(n, np.int32)
-    stack = np.empty(n, np.int32)
-    label2 = np.empty(n, np.int32)
-    sizes2 = np.empty(n, np.int32)
-    reps2 = np.empty(n, np.int32)
     counts = np.zeros(MAX_COLOURS_CODE, np.int64)
     roll = np.empty(n, np.int8)
     rseq = np.empty(n, np.int32)
@@ -89,8 +74,7 @@ def beam_search(start, width, height, zob, beam_width, penalty, deadline_ns, nod
     # clock at every one, or 256 of them run a second past the deadline
     clock_every = 1 if playouts > 0 else CHECK_EVERY
 
-    copy_prefix(cur[0], start, n)
-    cur_points[0] = 0
+    copy_prefix(levels.positions[0, 0], start, n)
     size = 1
     best = np.int64(1) << 40
     best_len = -1
@@ -98,58 +82,60 @@ def beam_search(start, width, height, zob, beam_width, penalty, deadline_ns, nod
     depth = 0
     while size > 0:
         nc = 0
+        cur = levels.positions[depth & 1]
+        cur_points = points[depth & 1]
         for b in range(size):
             s = cur[b]
-            ng = find_groups(s, width, height, label, sizes, reps, stack)
+            ng = find_groups(s, width, height, groups.label, groups.sizes, groups.reps, stack)
             moved = False
             for g in range(ng):
-                if sizes[g] < 2:
+                if groups.sizes[g] < 2:
                     continue
                 moved = True
+                move = groups.reps[g]
                 copy_prefix(child, s, n)
-                remove_at(child, width, height, reps[g], stack)
-                gain = (sizes[g] - 2) * (sizes[g] - 2)
+                remove_at(child, width, height, move, stack)
+                gain = (groups.sizes[g] - 2) * (groups.sizes[g] - 2)
                 if playouts > 0:
                     best_rollout = -(np.int64(1) << 40)
                     for _ in range(playouts):
                         copy_prefix(roll, child, n)
-                        rp, rl = playout(roll, width, height, penalty, rseq, np.int64(0), label2, sizes2,
-                                         reps2, stack, counts)
+                        rp, rl = playout(roll, width, height, penalty, rseq, np.int64(0), ranking.label,
+                                         ranking.sizes, ranking.reps, stack, counts)
                         if rp > best_rollout:
                             best_rollout = rp
                         if -(cur_points[b] + gain + rp) < best:
                             # the playout's whole game is the best so far: keep it (anytime answer)
                             best = -(cur_points[b] + gain + rp)
                             best_len = depth + 1 + rl
-                            trace_path(best_path, moves, parents, depth, b)
-                            best_path[depth] = reps[g]
+                            trace_path(best_path, levels, depth, b)
+                            best_path[depth] = move
                             for k in range(rl):
                                 best_path[depth + 1 + k] = rseq[k]
-                    cand_key[nc] = -(cur_points[b] + gain + best_rollout)
+                    kids.key[nc] = -(cur_points[b] + gain + best_rollout)
                 else:
-                    cand_key[nc] = score_key(child, width, height, cur_points[b] + gain, counts, label2,
-                                             sizes2, reps2, stack)
-                cand_parent[nc] = b
-                cand_move[nc] = reps[g]
-                cand_hash[nc] = position_hash(child, zob)
+                    kids.key[nc] = score_key(child, width, height, cur_points[b] + gain, counts,
+                                             ranking.label, ranking.sizes, ranking.reps, stack)
+                kids.parent[nc] = b
+                kids.move[nc] = move
+                kids.hash[nc] = position_hash(child, zob)
                 nc += 1
                 nodes += 1
                 if budget_check(nodes, node_limit, deadline_ns, clock_every):
-                    return best, best_len, nodes, 0
+                    return best, best_len, nodes, False
             if not moved:
                 left, dead = colour_summary(s, counts)
                 cost = -(cur_points[b] + terminal_bonus(left, penalty))
                 if cost < best:
                     best = cost
                     best_len = depth
-                    trace_path(best_path, moves, parents, depth, b)
+                    trace_path(best_path, levels, depth, b)
         if nc == 0:
             break
         depth += 1
-        size = next_beam(cand_key, cand_hash, cand_parent, cand_move, nc, seen, cur, nxt, removed, parents,
-                         moves, depth, width, height, stack)
+        size = next_beam(kids, nc, levels, depth, width, height, stack)
+        next_points = points[depth & 1]
         for k in range(size):
-            nxt_points[k] = cur_points[parents[depth, k]] + (removed[k] - 2) * (removed[k] - 2)
-        cur, nxt = nxt, cur
-        cur_points, nxt_points = nxt_points, cur_points
-    return best, best_len, nodes, 1
+            removed = levels.removed[k]
+            next_points[k] = cur_points[levels.parents[depth, k]] + (removed - 2) * (removed - 2)
+    return best, best_len, nodes, True
