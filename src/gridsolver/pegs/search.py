@@ -797,7 +797,8 @@ def _meeting_info(meeting) -> dict:
 
 
 def _backward_proof(ending: Endgame, finish: Cell) -> str:
-    return (f"pagoda functions: no position of {ending.empty_at} pegs that can end at {finish} (found "
+    pegs = f"{ending.empty_at} peg{'s' if ending.empty_at != 1 else ''}"
+    return (f"pagoda functions: no position of {pegs} that can end at {finish} (found "
             f"backwards from it) is reachable from the start: each weighs more than the start under one of "
             f"{ending.lp_pagodas} pagoda functions found by linear programming or the golden pagoda toward "
             "the start's empty hole")
@@ -808,9 +809,11 @@ def _meeting_proof(meeting, finish: Cell) -> str:
     if meeting.backward.empty_at is not None:
         return _backward_proof(meeting.backward, finish)
     if meeting.forward.empty_at is not None:
-        return (f"pagoda functions: no position {meeting.forward.empty_at - 1} jumps from the start can end "
-                f"at {finish}: each weighs less than one peg there under one of {meeting.forward.lp_pagodas} "
-                f"pagoda functions found by linear programming or the golden pagoda toward {finish}")
+        jumps = meeting.forward.empty_at - 1
+        return (f"pagoda functions: no position {jumps} jump{'s' if jumps != 1 else ''} from the start can "
+                f"end at {finish}: each weighs less than one peg there under one of "
+                f"{meeting.forward.lp_pagodas} pagoda functions found by linear programming or the golden "
+                f"pagoda toward {finish}")
     middle = pegs - meeting.forward.pegs + 1
     found = meeting.forward.lp_pagodas + meeting.backward.lp_pagodas
     return (f"breadth-first search by jumps from both ends under the {len(meeting.backward.perms)} "
