@@ -19,22 +19,29 @@ def test_a_layer_of_the_kernel_is_the_reference_layer():
 
     board = named("english")
     ending = endgame.Endgame(board, (3, 3))
-    jumps = rules.triples(board)
-    positions = sorted(reference.reachable_by_pegs(board, 29)[29])
+    jumps = ending.dense.triples()  # the layers number the holes densely
+    positions = sorted(ending.dense.mask(p) for p in reference.reachable_by_pegs(board, 29)[29])
     keys = np.zeros(1 << 12, dtype=np.uint64)
     stats = np.zeros(3, dtype=np.int64)
-    weights = [float(w) for w in ending.weights]
-    unpruned = reference.canonical_children(positions, jumps, ending.perms, weights, -1.0)
-    middle = float(np.median([sum(weights[i] for i in range(64) if p >> i & 1) for p in unpruned]))
-    for floor in (-1.0, middle):
+    golden = [float(w) for w in ending.weights[0]]
+    rng = np.random.default_rng(2)
+    other = [float(w) for w in rng.integers(-4, 5, size=64) / 4]  # a bank row need not be a pagoda here
+    unpruned = reference.canonical_children(positions, jumps, ending.perms, [golden], [-1.0])
+    # floors between two weights, never on one: the kernel sums a child's weight jump by jump, the
+    # reference afresh, and the two may round a tie apart
+    middle = float(np.median([sum(golden[i] for i in range(64) if p >> i & 1) for p in unpruned])) + 1e-7
+    low = float(np.quantile([sum(other[i] for i in range(64) if p >> i & 1) for p in unpruned], 0.3)) + 0.125
+    for weights, floors in (([golden], [-1.0]), ([golden], [middle]), ([golden, other], [middle, low]),
+                            ([], [])):
         keys[:] = 0
         stats[:] = 0
         code = layers.expand(np.array(positions, dtype=np.uint64), 0, *ending.tri, ending.images,
-                             ending.weights, floor, keys, 1 << 40, 1 << 62, stats)
+                             np.array(weights, dtype=np.float64).reshape(-1, 64),
+                             np.array(floors, dtype=np.float64), keys, 1 << 40, 1 << 62, stats)
         got = {int(k) for k in keys if k}
-        want = reference.canonical_children(positions, jumps, ending.perms, weights, floor)
+        want = reference.canonical_children(positions, jumps, ending.perms, weights, floors)
         assert code == EXHAUSTED and got == want and int(stats[1]) == len(want)
-        assert floor < 0 or 0 < len(want) < len(unpruned)
+        assert not floors or floors[-1] < 0 or 0 < len(want) < len(unpruned)
 
 
 def test_a_set_too_small_grows_and_the_layer_comes_out_the_same():
@@ -111,16 +118,33 @@ def test_the_endgame_is_built_only_for_hard_problems():
     assert result.status == "optimal" and "endgame_pegs" not in result.details
 
 
-def test_endgames_need_one_word_positions():
+def test_endgames_need_at_most_64_holes():
     assert endgame.fits(pegs.named("european")) and endgame.fits(pegs.named("english"))
-    assert not endgame.fits(pegs.named("diamond"))
+    assert endgame.fits(pegs.named("diamond"))  # 41 holes, 90 bits in the board's own numbering
+    assert not endgame.fits(named("9x8"))
 
 
-def test_byte_images_of_board_bits():
+def test_byte_images_of_dense_bits():
     board = pegs.named("european")
     ending = endgame.Endgame(vacated(board, (2, 3)), (4, 3))
     assert len(ending.perms) == 2  # the left-right mirror fixes (2,3) and (4,3)
     assert (ending.images == byte_images(ending.perms)).all()
+
+
+@pytest.mark.parametrize(("name", "vacancy", "finish"), [("diamond", (3, 4), (8, 4)),
+                                                         ("english", (2, 3), (5, 3))])
+def test_the_kernels_endgame_key_is_the_complements_smallest_dense_image(name, vacancy, finish):
+    from gridsolver.pegs.kernels.dfs import endgame_key
+
+    board = vacated(pegs.named(name), vacancy)
+    ending = endgame.Endgame(board, finish)
+    layout = search.Layout.of(board)
+    rng = np.random.default_rng(5)
+    cells = list(rules.bit_indices(board.holes))
+    for _ in range(50):
+        pegs_mask = sum(1 << c for c in cells if rng.random() < 0.4)
+        got = endgame_key(layout.to_words(pegs_mask), np.uint64(ending.all_holes), ending.lookup)
+        assert int(got) == ending.key(pegs_mask)
 
 
 def test_the_load_limit_is_the_kernels():

@@ -233,3 +233,62 @@ def pagoda_bound(board: Board, known: int = 0, first: Iterable[int] = (),
         return single_peg_excluded(jumps, holes, pegs, first, deadline)
 
     return fewest_pegs_bound(board, reach, no_single, proof)
+
+
+def finish_bank(triples: Sequence[Triple], holes: int, start: int, finish: int,
+                perms: Sequence[Sequence[int]], seconds: float, most: int = 16,
+                layer_max: int = 3_000) -> tuple[list[Weights], int | None]:
+    """Pagodas that show positions near the start can never end at one peg in bit ``finish``, and
+    whether they show that no game does.
+
+    A position ``P`` ends at ``finish`` only if w(P) >= w(finish) for every pagoda ``w``. Breadth-first
+    from ``start`` by jumps (positions as their smallest image under ``perms``, symmetries fixing the
+    start and the finish), each position that no pagoda found so far rules out gets a linear program
+    (maximise w(finish) - w(P)); a pagoda found rules out every position it weighs below the
+    finish, and a ruled-out position is not expanded (every game through it fails). Stops after
+    ``seconds``, at ``most`` pagodas, or at a layer of more than ``layer_max`` positions. Returns the
+    pagodas (exact, checked) and the jumps after which a layer was left empty (every game fails:
+    the problem is impossible), else None.
+    """
+    deadline = time.perf_counter() + seconds
+    cells = list(bit_indices(holes))
+    jumps = list(triples)
+    goal = 1 << finish
+    found: list[Weights] = []
+    floats: list[dict[int, float]] = []
+
+    def ruled_out(p: int) -> bool:
+        return any(sum(w[i] for i in bit_indices(p)) < w[finish] for w in floats)
+
+    def image(p: int, perm: Sequence[int]) -> int:
+        return sum(1 << perm[i] for i in bit_indices(p))
+
+    layer = {start}
+    depth = 0
+    while layer and len(found) < most and time.perf_counter() < deadline:
+        kept = []
+        for p in sorted(layer):
+            if ruled_out(p):
+                continue
+            if len(found) < most and time.perf_counter() < deadline:
+                w = lp_pagoda(cells, jumps, p, goal, lower=-1.0, seconds=_left(deadline))
+                if w is not None:
+                    found.append(w)
+                    floats.append({i: float(v) for i, v in w.items()})  # multiples of 2^-24: exact sums
+                    continue
+            kept.append(p)
+        if not kept:
+            return found, depth
+        if time.perf_counter() >= deadline or len(found) >= most:
+            break
+        depth += 1
+        following = set()
+        for p in kept:
+            for a, b, c in jumps:
+                if p >> a & 1 and p >> b & 1 and not p >> c & 1:
+                    child = p ^ (1 << a) ^ (1 << b) ^ (1 << c)
+                    following.add(min(image(child, perm) for perm in perms))
+        if len(following) > layer_max:
+            break
+        layer = following
+    return found, None

@@ -117,15 +117,17 @@ def move_distances(board: Board, ends: set[int], reverse: bool = False) -> dict[
 
 
 def canonical_children(positions: list[int], jumps: list[tuple[int, int, int]], perms: list[tuple[int, ...]],
-                       weights: list[float], floor: float) -> set[int]:
+                       weights: list[list[float]], floors: list[float]) -> set[int]:
     """kernels.endgame.expand in plain Python: every position one jump after one of ``positions`` whose pagoda
-    weight is at least ``floor``, as its smallest image under ``perms`` (bit maps)."""
+    weight under each ``weights[k]`` is at least ``floors[k]``, as its smallest image under ``perms`` (bit
+    maps)."""
     out = set()
     for p in positions:
         for a, b, c in jumps:
             if p >> a & 1 and p >> b & 1 and not p >> c & 1:
                 child = p ^ (1 << a) ^ (1 << b) ^ (1 << c)
-                if sum(weights[i] for i in range(child.bit_length()) if child >> i & 1) < floor:
+                if any(sum(w[i] for i in range(child.bit_length()) if child >> i & 1) < floor
+                       for w, floor in zip(weights, floors, strict=True)):
                     continue
                 out.add(min(sum(1 << perm[i] for i in range(child.bit_length()) if child >> i & 1)
                             for perm in perms))
@@ -163,3 +165,21 @@ def finishers(board: Board, finish_bit: int) -> set[int]:
                         following.append(p)
         frontier = following
     return seen
+
+
+def first_meeting(forward: list[int], backward: list[int], all_holes: int,
+                  perms: list[tuple[int, ...]]) -> int:
+    """kernels.endgame.first_meeting in plain Python: the index of the first forward position whose
+    complement's smallest image under ``perms`` is in ``backward``, or -1."""
+    wanted = set(backward)
+    for i, p in enumerate(forward):
+        q = all_holes ^ p
+        if min(sum(1 << perm[k] for k in range(q.bit_length()) if q >> k & 1) for perm in perms) in wanted:
+            return i
+    return -1
+
+
+def heavy_enough(positions: list[int], weights: list[list[float]], floors: list[float]) -> list[bool]:
+    """kernels.endgame.heavy_enough in plain Python: whether each position weighs at least every floor."""
+    return [all(sum(w[k] for k in range(p.bit_length()) if p >> k & 1) >= floor
+                for w, floor in zip(weights, floors, strict=True)) for p in positions]

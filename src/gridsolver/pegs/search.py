@@ -64,6 +64,7 @@ from gridsolver.pegs.geometry import (
     pull_matrix,
     symmetries,
 )
+from gridsolver.pegs.geometry import transform as geometry_transform
 from gridsolver.pegs.rules import OBJECTIVES, STRATEGIES, Board, Cell, Jump
 
 PUBLISHED_BIAS = 0.31
@@ -84,11 +85,12 @@ class Finish(NamedTuple):
     """What the depth-first search aims at and prunes with (see :func:`_restarted_dfs`)."""
 
     target: int  # the finish's bit, or -1: most jumps
-    pagoda: np.ndarray  # float64[64 W]: a pagoda function toward the finish
-    floor: float  # positions lighter than this never finish (below 0: no cut)
+    pagoda: np.ndarray  # float64[K, 64 W]: pagoda functions toward the finish (K may be 0)
+    floor: np.ndarray  # float64[K]: positions lighter than floor[k] under pagoda[k] never finish
     end_depth: int  # the depth where the endgame layer answers, or -1
-    end_layer: np.ndarray  # uint64[n]: the sorted canonical complements of that layer
-    end_images: np.ndarray  # uint64[S, 8, 256]: the layer's byte tables of symmetries
+    end_layer: np.ndarray  # uint64[n]: the sorted canonical complements of that layer (dense numbering)
+    end_images: np.ndarray  # uint64[S, 8 W, 256]: board bytes to the layer's dense symmetric images
+    end_holes: np.uint64  # every hole in the dense numbering
 
 
 class Order(NamedTuple):
@@ -435,7 +437,8 @@ def luby_term(i: int) -> int:
 
 
 def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, seed: int,
-                   target: Cell | None = None, first_limit: int = 20_000, goal: int | None = None):
+                   target: Cell | None = None, first_limit: int = 20_000, goal: int | None = None,
+                   ending: Endgame | None = None, bank: tuple[np.ndarray, np.ndarray] | None = None):
     """Depth-first searches with doubling node limits sharing one table; run 0 follows the
     move-order weights, later runs add noise so they try other lines. A finish search that builds
     its endgame (after ENDGAME_AFTER_NODES) goes on with Luby-sized runs (FINISH_RUN_NODES).
@@ -450,10 +453,12 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
     geometry = layout.geometry._replace(perms=layout.perm_array(perms))
     weights = layout.weights(centroid(board) if target is None else target)
     target_bit = -1 if target is None else board.index(target)
-    pagoda = None if target is None else pagoda_for(board, target)
-    floor = -1.0 if pagoda is None else 1.0 - 1e-9
-    if pagoda is None:
-        pagoda = np.zeros(layout.words * 64, dtype=np.float64)
+    golden = None if target is None else pagoda_for(board, target)
+    pagoda = np.zeros((0, layout.words * 64), dtype=np.float64) if golden is None else golden[None, :]
+    floor = np.full(len(pagoda), 1.0 - 1e-9)
+    if bank is not None:  # exact pagodas (multiples of 2^-24) and their floors, the finish's weights
+        pagoda = np.concatenate([pagoda, bank[0]])
+        floor = np.concatenate([floor, bank[1]])
     table = GrowingTable(budget, layout.words)
     start = layout.to_words(board.pegs)
     best: list[Jump] = []
@@ -462,9 +467,10 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
     nodes, run, limit = 0, 0, first_limit
     code = OUT_OF_NODES
     node_budget = budget.node_limit()
-    ending: Endgame | None = None
+    if ending is not None:
+        nodes += ending.nodes
     luby_runs = 0
-    no_layer, no_images = np.zeros(1, dtype=np.uint64), np.zeros((1, 8, 256), dtype=np.uint64)
+    no_layer, no_images = np.zeros(1, dtype=np.uint64), np.zeros((1, 8 * layout.words, 256), dtype=np.uint64)
     while True:
         run_limit = min(limit, node_budget - nodes)
         if run_limit <= 0:
@@ -476,8 +482,9 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
             run_limit = min(limit, node_budget - nodes)
         end_depth = -1 if ending is None else board.peg_count - ending.pegs
         noise = 0.0 if run == 0 else float(np.ptp(weights)) * 0.5 + 1.0
-        layer, images = (no_layer, no_images) if ending is None else (ending.layers[-1], ending.images)
-        finish = Finish(target_bit, pagoda, floor, end_depth, layer, images)
+        layer, images = (no_layer, no_images) if ending is None else (ending.layers[-1], ending.lookup)
+        all_holes = np.uint64(0 if ending is None else ending.all_holes)
+        finish = Finish(target_bit, pagoda, floor, end_depth, layer, images, all_holes)
         order = Order(weights, noise, (seed * 1000 + run) % 2**63)
         code = dfs(start, geometry, finish, order, Table.of(table), run_limit, budget.deadline_ns(),
                    best_path, stats)
@@ -506,9 +513,16 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
             else:  # see FINISH_RUN_NODES
                 luby_runs += 1
                 limit = FINISH_RUN_NODES * luby_term(luby_runs)
-    info = {} if ending is None else {"endgame_pegs": ending.pegs, "endgame_positions": ending.positions(),
-                                      "endgame_s": round(sum(ending.seconds), 2)}
+    info = {} if ending is None else _endgame_info(ending)
     return code, best, nodes, run, int(stats[2]), info
+
+
+def _endgame_info(ending: Endgame) -> dict:
+    info = {"endgame_pegs": ending.pegs, "endgame_positions": ending.positions(),
+            "endgame_s": round(sum(ending.seconds), 2)}
+    if ending.pagodas:
+        info.update(endgame_lp_pagodas=ending.lp_pagodas, endgame_lp_s=round(ending.lp_seconds, 2))
+    return info
 
 
 #: Once a finish search has its endgame, its runs get this many nodes times Luby's sequence (1, 1, 2,
@@ -522,12 +536,15 @@ ENDGAME_AFTER_NODES = 16_000_000
 #: a deterministic size, about 2 GB of set and layers at most, built in seconds.
 ENDGAME_MAX_LAYER = 1 << 23
 ENDGAME_TIME_SHARE = 0.3  # of the time left: the most an endgame may take to build
+#: Boards of this many holes or more (the 41-hole diamond) build their endgame, pruned by pagodas,
+#: before the first forward run: their finish problems are not found without it.
+ENDGAME_AT_ONCE_HOLES = 40
 ENDGAME_MEMORY_SHARE = 0.25  # of the memory budget
 
 
-def _endgame(board: Board, finish: Cell, budget: Budget, nodes: int) -> Endgame:
+def _endgame(board: Board, finish: Cell, budget: Budget, nodes: int, pagodas: bool = False) -> Endgame:
     """The endgame of a finish problem, as big as its limits allow."""
-    ending = Endgame(board, finish)
+    ending = Endgame(board, finish, pagodas=pagodas)
     remaining = budget.remaining_s()
     seconds = 60.0 if remaining is None else ENDGAME_TIME_SHARE * remaining
     memory = int(ENDGAME_MEMORY_SHARE * (budget.memory_bytes() or (2 << 30)))
@@ -712,9 +729,42 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int):
         return "impossible", None, proof, 0, None, {"position_classes": classes.count}
     layout = Layout.of(board, seed)
     perms = fixing(symmetries(board), board, finish)
+    ending = None
+    bank = None
+    extra: dict = {}
+    big = board.hole_count >= ENDGAME_AT_ONCE_HOLES and endgame.fits(board)
+    if big and (board.holes & ~board.pegs).bit_count() == 1:
+        # big boards, one empty hole: breadth-first by jumps from both ends, pruned by pagodas; it may
+        # decide the problem, else its backward side is the depth-first runs' endgame and its forward
+        # side's pagodas their cuts
+        meeting, outcome = _meet(board, finish, budget)
+        extra = _meeting_info(meeting)
+        if outcome == "found":
+            return "optimal", meeting.line(), "one peg left in the finish hole", meeting.nodes(), None, extra
+        if outcome == "impossible":
+            return "impossible", None, _meeting_proof(meeting, finish), meeting.nodes(), None, extra
+        ending = meeting.backward
+        bank = _dense_bank_rows(board, layout, meeting.forward, perms)
+    elif big:
+        # big boards: pagodas that rule out positions near the start, for the forward search's cuts
+        # (they may rule out every position of a layer: then no game finishes)
+        found, empty_at, seconds = _finish_bank(board, finish, perms, budget)
+        extra = {"forward_lp_pagodas": len(found), "forward_lp_s": seconds}
+        if empty_at is not None:
+            proof = (f"pagoda functions: every position {empty_at} jump(s) from the start weighs less than "
+                     f"one peg at {finish} under one of {len(found)} pagoda functions found by linear "
+                     "programming")
+            return "impossible", None, proof, 0, None, extra
+        bank = _bank_rows(board, layout, found, board.index(finish), perms)
+        # then the endgame, its small layers pruned by pagodas (which may prove the problem impossible)
+        ending = _endgame(board, finish, budget, 0, pagodas=True)
+        if ending.empty_at is not None:
+            proof = _backward_proof(ending, finish)
+            return "impossible", None, proof, ending.nodes, None, _endgame_info(ending)
     code, jumps, nodes, runs, entries, info = _restarted_dfs(board, layout, perms, budget, seed,
-                                                             target=finish, first_limit=200_000)
-    extra = {"symmetries": len(perms), "restarts": runs, "table_entries": entries, **info}
+                                                             target=finish, first_limit=200_000,
+                                                             ending=ending, bank=bank)
+    extra = {"symmetries": len(perms), "restarts": runs, "table_entries": entries, **extra, **info}
     if code == FOUND:
         return "optimal", jumps, "one peg left in the finish hole", nodes, None, extra
     if code == EXHAUSTED:
@@ -722,6 +772,106 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int):
                  "with a table of dead positions")
         return "impossible", None, proof, nodes, None, extra
     return "not-found", None, "", nodes, STOPPED.get(code), extra
+
+
+MEET_TIME_SHARE = 0.25  # of the time left: the most the two-sided breadth-first search takes (0.4 slower)
+MEET_MEMORY_SHARE = 0.35  # of the memory budget (the depth-first runs' table gets half of it)
+
+
+def _meet(board: Board, finish: Cell, budget: Budget) -> tuple[Endgame, str]:
+    """:class:`gridsolver.pegs.endgame.Meeting` within its shares of the budget: (it, its outcome)."""
+    meeting = endgame.Meeting(board, finish)
+    remaining = budget.remaining_s()
+    seconds = 60.0 if remaining is None else MEET_TIME_SHARE * remaining
+    memory = int(MEET_MEMORY_SHARE * (budget.memory_bytes() or (4 << 30)))
+    outcome = meeting.run(budget, memory, time.perf_counter() + seconds)
+    return meeting, outcome
+
+
+def _meeting_info(meeting) -> dict:
+    return {"meeting_forward_pegs": meeting.board.peg_count - meeting.forward.pegs + 1,
+            "meeting_backward_pegs": meeting.backward.pegs, "meeting_positions": meeting.positions(),
+            "meeting_lp_pagodas": meeting.forward.lp_pagodas + meeting.backward.lp_pagodas,
+            "meeting_lp_s": round(meeting.forward.lp_seconds + meeting.backward.lp_seconds, 2),
+            "meeting_s": round(sum(meeting.forward.seconds) + sum(meeting.backward.seconds), 2)}
+
+
+def _backward_proof(ending: Endgame, finish: Cell) -> str:
+    pegs = f"{ending.empty_at} peg{'s' if ending.empty_at != 1 else ''}"
+    return (f"pagoda functions: no position of {pegs} that can end at {finish} (found "
+            f"backwards from it) is reachable from the start: each weighs more than the start under one of "
+            f"{ending.lp_pagodas} pagoda functions found by linear programming or the golden pagoda toward "
+            "the start's empty hole")
+
+
+def _meeting_proof(meeting, finish: Cell) -> str:
+    pegs = meeting.board.peg_count
+    if meeting.backward.empty_at is not None:
+        return _backward_proof(meeting.backward, finish)
+    if meeting.forward.empty_at is not None:
+        jumps = meeting.forward.empty_at - 1
+        return (f"pagoda functions: no position {jumps} jump{'s' if jumps != 1 else ''} from the start can "
+                f"end at {finish}: each weighs less than one peg there under one of "
+                f"{meeting.forward.lp_pagodas} pagoda functions found by linear programming or the golden "
+                f"pagoda toward {finish}")
+    middle = pegs - meeting.forward.pegs + 1
+    found = meeting.forward.lp_pagodas + meeting.backward.lp_pagodas
+    return (f"breadth-first search by jumps from both ends under the {len(meeting.backward.perms)} "
+            f"symmetries fixing the start and {finish}, pruned by {found} pagoda functions found by linear "
+            f"programming and two golden pagodas: no position of {middle} pegs is both reachable from the "
+            f"start and able to end at {finish}")
+
+
+def _dense_bank_rows(board: Board, layout: Layout, side: Endgame, perms: list):
+    """The forward side's pagodas found by linear programming (dense rows on positions, floors the
+    finish's weight) as the depth-first search's rows (board numbering), each under every symmetry of
+    ``perms``; the golden row (the first, when there is one) is left out: the search has its own."""
+    rows, floors = [], []
+    for k in range(side.golden, len(side.floors)):
+        for perm in perms:
+            row = np.zeros(layout.words * 64, dtype=np.float64)
+            for number, bit in enumerate(side.dense.bits):
+                row[perm[bit]] = side.weights[k, number]
+            rows.append(row)
+            floors.append(side.floors[k])
+    return (np.array(rows, dtype=np.float64).reshape(-1, layout.words * 64),
+            np.array(floors, dtype=np.float64))
+
+
+FINISH_BANK_SHARE = 0.1  # of --time: the most the forward pagodas' linear programs take
+FINISH_BANK_MAX_S = 6.0
+FINISH_BANK_MOST = 12  # pagodas (each used under every symmetry fixing the finish)
+
+
+def _finish_bank(board: Board, finish: Cell, perms: list, budget: Budget):
+    """Pagodas ruling out positions near the start (:func:`gridsolver.pegs.pagoda.finish_bank`): (the
+    pagodas, the depth of a layer they leave empty or None, seconds)."""
+    from gridsolver.pegs import pagoda
+
+    started = time.perf_counter()
+    seconds = FINISH_BANK_MAX_S if budget.time_s is None else min(FINISH_BANK_SHARE * budget.time_s,
+                                                                  FINISH_BANK_MAX_S)
+    remaining = budget.remaining_s()
+    seconds = seconds if remaining is None else min(seconds, remaining)
+    fixing_start = [p for p in perms if geometry_transform(board.pegs, p) == board.pegs]
+    found, empty_at = pagoda.finish_bank(rules.triples(board), board.holes, board.pegs, board.index(finish),
+                                         fixing_start, seconds, most=FINISH_BANK_MOST)
+    return found, empty_at, round(time.perf_counter() - started, 2)
+
+
+def _bank_rows(board: Board, layout: Layout, found: list, finish_bit: int, perms: list):
+    """The pagodas ``found`` as kernel rows, each under every symmetry of ``perms`` (all fix the finish),
+    and their floors (the finish's weight): exact, the weights being multiples of 2^-24."""
+    rows, floors = [], []
+    for weights in found:
+        for perm in perms:
+            row = np.zeros(layout.words * 64, dtype=np.float64)
+            for bit, value in weights.items():
+                row[perm[bit]] = float(value)
+            rows.append(row)
+            floors.append(float(weights.get(finish_bit, 0)))
+    return (np.array(rows, dtype=np.float64).reshape(-1, layout.words * 64),
+            np.array(floors, dtype=np.float64))
 
 
 # -- moves -------------------------------------------------------------------------

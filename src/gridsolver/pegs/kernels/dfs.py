@@ -16,13 +16,13 @@ import numpy as np
 from numba import njit
 
 from gridsolver.core.kernels.arrays import copy_prefix
-from gridsolver.core.kernels.bits import flip_bit, get_bit
+from gridsolver.core.kernels.bits import ZERO, flip_bit, get_bit
 from gridsolver.core.kernels.clock import budget_check
 from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, TABLE_FULL
 from gridsolver.core.kernels.table import find_wide, is_full, store_wide
 from gridsolver.core.kernels.watch import report_best
 from gridsolver.core.table import PROBES
-from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, canonical, count_pegs, generate
+from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, count_pegs, generate
 from gridsolver.pegs.kernels.stack import new_stack, next_move, push
 
 # An int64, not the Python constant: numba would compile find_wide once more for a literal 64.
@@ -69,9 +69,27 @@ def order_moves(codes, n, weights, noise, keys):
 
 
 @njit(cache=True)
-def _in_endgame(complement, layer, images):
-    """True when the canonical ``complement`` is in the sorted ``layer``."""
-    key = canonical(complement, images)
+def endgame_key(position, all_holes, lookup):
+    """The smallest dense image of the complement of ``position`` (words in the board's numbering):
+    ``lookup[s, k, v]`` is the dense image under symmetry ``s`` of byte value ``v`` at byte ``k``, and
+    ``all_holes`` the dense mask of every hole (the image of the complement is its complement)."""
+    best = ~ZERO
+    for s in range(lookup.shape[0]):
+        img = ZERO
+        for w in range(position.shape[0]):
+            word = position[w]
+            for k in range(8):
+                img |= lookup[s, 8 * w + k, np.int64((word >> np.uint64(8 * k)) & np.uint64(255))]
+        img ^= all_holes
+        if img < best:
+            best = img
+    return best
+
+
+@njit(cache=True)
+def _in_endgame(position, all_holes, layer, lookup):
+    """True when the complement of ``position`` is in the sorted ``layer`` (see :func:`endgame_key`)."""
+    key = endgame_key(position, all_holes, lookup)
     i = np.searchsorted(layer, key)
     return i < layer.shape[0] and layer[i] == key
 
@@ -90,17 +108,18 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
     (pegs removed), a stored position never needs another visit, for either
     objective.
 
-    ``finish.pagoda`` weighs holes so that no jump raises the total weight of
-    the pegs (w(from) + w(over) >= w(to)); a position whose total is below
-    ``finish.floor`` (the finish's weight) can never finish and is cut. A
-    floor below zero switches this off.
+    ``finish.pagoda[k]`` (K rows, one weight per bit; K may be 0) weighs
+    holes so that no jump raises the total weight of the pegs (w(from) +
+    w(over) >= w(to)); a position whose total under some row is below
+    ``finish.floor[k]`` (the finish's weight) can never finish and is cut.
 
-    ``finish.end_depth >= 0`` (finish only, one-word positions): at that
+    ``finish.end_depth >= 0`` (finish only, boards of at most 64 holes): at that
     depth the search asks an endgame layer instead of going on (see
     :mod:`gridsolver.pegs.endgame`): ``end_layer`` is the sorted canonical
-    complements (``holes ^ position``, smallest image under ``end_images``,
-    see :func:`gridsolver.pegs.kernels.bitboard.canonical`) of the positions
-    with that many pegs that can finish. A position found there is FOUND
+    complements, in the dense numbering of the holes (see
+    :func:`endgame_key`: ``end_images`` maps the position's bytes to dense
+    images, ``end_holes`` is every dense hole) of the positions with that
+    many pegs that can finish. A position found there is FOUND
     with ``stats[1]`` = ``end_depth`` (the caller finishes the line); any
     other is dead.
 
@@ -115,7 +134,9 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
     """
     holes, offsets, zobrist, perms = board.holes, board.offsets, board.zobrist, board.perms
     target, pagoda, pagoda_floor = finish.target, finish.pagoda, finish.floor
+    npag = pagoda.shape[0]
     end_depth, end_layer, end_images = finish.end_depth, finish.end_layer, finish.end_images
+    end_holes = finish.end_holes
     weights, noise = order.weights, order.noise
     tt_hash, tt_keys, grow_at = table.hash, table.keys, table.grow_at
     np.random.seed(order.seed)
@@ -132,10 +153,11 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
     codes = np.zeros(maxmoves, dtype=np.int32)
     keys = np.zeros(maxmoves, dtype=np.float64)
     scratch = np.zeros((3, nw), dtype=np.uint64)
-    weight = np.zeros(max_depth + 1, dtype=np.float64)
+    weight = np.zeros((max_depth + 1, npag), dtype=np.float64)
     for b in range(nw * 64):
         if get_bit(start, b):
-            weight[0] += pagoda[b]
+            for k in range(npag):
+                weight[0, k] += pagoda[k, b]
     for s in range(nsym):
         for b in range(nw * 64):
             if get_bit(start, b):
@@ -172,7 +194,11 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
                 flip_bit(images[child, s], pc)
                 hashes[child, s] = hashes[depth, s] ^ zobrist[pa] ^ zobrist[pb] ^ zobrist[pc]
             path[depth] = m
-            weight[child] = weight[depth] - pagoda[a] - pagoda[b] + pagoda[c]
+            light = False
+            for k in range(npag):
+                weight[child, k] = weight[depth, k] - pagoda[k, a] - pagoda[k, b] + pagoda[k, c]
+                if weight[child, k] < pagoda_floor[k]:
+                    light = True
             if target < 0:
                 if child > best:
                     best = child
@@ -190,10 +216,10 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
                         code = FOUND
                         break
                     continue
-                if weight[child] < pagoda_floor:
+                if light:
                     continue
                 if child == end_depth:
-                    if _in_endgame(holes[0] ^ images[child, 0, 0], end_layer, end_images):
+                    if _in_endgame(images[child, 0], end_holes, end_layer, end_images):
                         copy_prefix(best_path, path, child)
                         best = child
                         code = FOUND

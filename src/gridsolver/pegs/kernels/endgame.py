@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.core.kernels.bits import ONE, ZERO
+from gridsolver.core.kernels.bits import ONE, ZERO, trailing_zeros
 from gridsolver.core.kernels.clock import budget_check
 from gridsolver.core.kernels.stops import EXHAUSTED, OUT_OF_MEMORY
 from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, canonical, new_slot, set_slot
@@ -44,24 +44,33 @@ def weight_of(p, weights):
 
 
 @njit(cache=True)
-def expand(layer, lo, tri_a, tri_b, tri_c, images, weights, floor, keys, node_limit, deadline_ns,
+def expand(layer, lo, tri_a, tri_b, tri_c, images, weights, floors, keys, node_limit, deadline_ns,
            stats):
     """Put every child of ``layer[lo:]`` (one jump on) into the set ``keys``, canonical under the
     symmetries of ``images`` (see :func:`gridsolver.pegs.kernels.bitboard.canonical`).
 
-    A child whose pegs' pagoda weight (``weights``) is below ``floor`` is left
-    out: no game from it reaches the target (a jump never raises the weight).
-    ``stats[0]`` += jumps made, ``stats[1]`` = children in the set. Returns
-    EXHAUSTED, a budget code, or OUT_OF_MEMORY with ``stats[2]`` = the parent
-    whose children did not fit (go on from it after the set grows).
+    ``weights[k]`` is a pagoda function (one weight per bit) and ``floors[k]`` its floor: a child
+    whose pegs weigh less than ``floors[k]`` under some ``weights[k]`` is left out (no game from it
+    reaches the target: a jump never raises the weight). ``stats[0]`` += jumps made, ``stats[1]`` =
+    children in the set. Returns EXHAUSTED, a budget code, or OUT_OF_MEMORY with ``stats[2]`` = the
+    parent whose children did not fit (go on from it after the set grows).
     """
     capacity = np.int64(keys.shape[0] * MAX_LOAD)
     count = stats[1]
     nodes = 0
     ntri = tri_a.shape[0]
+    npag = weights.shape[0]
+    base = np.zeros(npag, dtype=np.float64)
     for i in range(lo, layer.shape[0]):
         p = layer[i]
-        base = weight_of(p, weights)
+        base[:] = 0.0
+        q = p
+        while q != ZERO:  # the pegs' weights under every pagoda, peg by peg
+            low = q & (~q + ONE)
+            bit = trailing_zeros(low)
+            for k in range(npag):
+                base[k] += weights[k, bit]
+            q ^= low
         for t in range(ntri):
             a = np.uint64(tri_a[t])
             b = np.uint64(tri_b[t])
@@ -75,7 +84,12 @@ def expand(layer, lo, tri_a, tri_b, tri_c, images, weights, floor, keys, node_li
                 stats[1] = count
                 stats[2] = i
                 return code
-            if base - weights[tri_a[t]] - weights[tri_b[t]] + weights[tri_c[t]] < floor:
+            light = False
+            for k in range(npag):
+                if base[k] - weights[k, tri_a[t]] - weights[k, tri_b[t]] + weights[k, tri_c[t]] < floors[k]:
+                    light = True
+                    break
+            if light:
                 continue
             child = canonical(p ^ ((ONE << a) | (ONE << b) | (ONE << c)), images)
             slot = new_slot(keys, child)
@@ -94,7 +108,38 @@ def expand(layer, lo, tri_a, tri_b, tri_c, images, weights, floor, keys, node_li
 
 
 @njit(cache=True)
+def heavy_enough(layer, weights, floors, keep):
+    """``keep[i]`` = False for each ``layer[i]`` that weighs less than ``floors[k]`` under some
+    ``weights[k]`` (see :func:`expand`); returns how many are kept."""
+    kept = 0
+    for i in range(layer.shape[0]):
+        ok = True
+        for k in range(weights.shape[0]):
+            if weight_of(layer[i], weights[k]) < floors[k]:
+                ok = False
+                break
+        keep[i] = ok
+        kept += ok
+    return kept
+
+
+@njit(cache=True)
 def insert_all(keys, values):
     """Put ``values`` (distinct, none 0) into the empty set ``keys``."""
     for i in range(values.shape[0]):
         keys[set_slot(keys, values[i])] = values[i]
+
+
+@njit(cache=True)
+def first_meeting(forward, backward, all_holes, images):
+    """Index of the first ``forward[i]`` whose complement's smallest image (``images``, see
+    :func:`gridsolver.pegs.kernels.bitboard.canonical`) is in the sorted ``backward``, or -1.
+
+    The forward layer holds positions, the backward layer complements (both as smallest images under
+    the same symmetries): a position in both is on some game from the start to the finish."""
+    for i in range(forward.shape[0]):
+        key = canonical(all_holes ^ forward[i], images)
+        j = np.searchsorted(backward, key)
+        if j < backward.shape[0] and backward[j] == key:
+            return i
+    return -1
