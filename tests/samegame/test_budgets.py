@@ -112,5 +112,7 @@ def test_a_64x64_board_on_two_workers_keeps_time_and_memory(tmp_path, method):
     wall = time.monotonic() - started
     assert process.returncode == 0, err
     assert json.loads(out)["verified"]
-    assert wall < 2 + 10  # nmcs ran 22 s and mcbeam 8 s of --time 3 before the kernels read the clock
+    # nmcs ran 22 s of --time 3 before the kernels read the clock; the start-up (imports, loading the
+    # kernels in three processes) counts here, and took 12 s once beside another slow test on 2 cores
+    assert wall < 2 + 13
     assert peak[0] < memory + 3 * 200  # the parent and two workers: ~150-200 MB each before any search
