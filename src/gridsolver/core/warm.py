@@ -185,17 +185,7 @@ def warm_up(game: Any, board: Any, options: Any, workers: int = 1,
     With ``cluster`` (a Dask scheduler's address) the :func:`warm_workers` of the game's warm slot
     warm that cluster's workers instead of local ones: the slot itself does not change.
     """
-    global _cluster
-    if not warms(game):
-        return Warmup()
-    started = time.perf_counter()
-    outer, _cluster = _cluster, cluster
-    try:
-        with CompileWatch(mode, on_compiled) as watch:
-            game.warm(board, options, workers=workers)
-    finally:
-        _cluster = outer
-    return Warmup(round(time.perf_counter() - started, 3), round(watch.compile_s, 3), watch.compiled)
+    return _timed_warm(game, lambda: game.warm(board, options, workers=workers), cluster, mode, on_compiled)
 
 
 def warm_for_boards(game: Any, boards: Sequence[tuple[Any, Any]], workers: int,
@@ -205,15 +195,25 @@ def warm_for_boards(game: Any, boards: Sequence[tuple[Any, Any]], workers: int,
     :func:`gridsolver.core.parallel.parallel_map` will give them to (or every worker of ``cluster``).
     A run that spreads a set of boards over workers calls it: otherwise each worker would load or
     compile its kernels inside the budget of the first board it is given."""
+
+    def here_then_workers() -> None:
+        _warm_boards((game, boards))  # first here, so the workers load from the cache
+        warm_workers(_warm_boards, (game, boards), workers)
+
+    return _timed_warm(game, here_then_workers, cluster)
+
+
+def _timed_warm(game: Any, warm: Callable[[], object], cluster: str | None, mode: str | None = None,
+                on_compiled: Callable[[int], None] | None = None) -> Warmup:
+    """``warm()`` under a :class:`CompileWatch`, with :func:`warm_workers` sent to ``cluster``."""
     global _cluster
     if not warms(game):
         return Warmup()
     started = time.perf_counter()
     outer, _cluster = _cluster, cluster
     try:
-        with CompileWatch() as watch:
-            _warm_boards((game, boards))  # first here, so the workers load from the cache
-            warm_workers(_warm_boards, (game, boards), workers)
+        with CompileWatch(mode, on_compiled) as watch:
+            warm()
     finally:
         _cluster = outer
     return Warmup(round(time.perf_counter() - started, 3), round(watch.compile_s, 3), watch.compiled)
