@@ -26,7 +26,7 @@ from runner import Table
 PUBLISHED = (2, 4, 4, 5, 5, 4, 8, 8, 6, 6, 7, 8)  # the published solver's tokens per board
 RANDOM_SEEDS = {50: (1, 2, 3, 4), 100: (1, 2, 3, 4), 200: (1, 2, 3), 300: (1, 2, 3), 400: (1, 2, 3)}
 QUICK_SEEDS = {50: (1,), 200: (1,), 400: (1,)}
-# The proof table's 20 boards: random programs of 10 tokens (``random_board(seed, squares, tokens=10)``),
+# The proof table's 20 boards: random programs of 10 tokens (``random_board(squares, seed=seed, tokens=10)``),
 # which draw boards with larger optima than the default sizes do.
 PROOF_TOKENS = 10
 PROOF_BOARDS = [(squares, seed) for squares in (200, 250, 300, 350, 400) for seed in (1, 2, 3, 4)]
@@ -40,7 +40,7 @@ from gridsolver import bunny
 from gridsolver.bunny.generate import random_board
 squares, seed, tokens, seconds, memory = (int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]),
                                           float(sys.argv[4]), float(sys.argv[5]))
-made = random_board(seed, squares, tokens=tokens)
+made = random_board(squares, seed=seed, tokens=tokens)
 bunny.solve(bunny.read("S##\\n  #"), time=60)  # load the compiled kernels first
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 start, cpu = time.perf_counter(), time.process_time()
@@ -88,7 +88,7 @@ def random_table(quick: bool) -> Table:
     worst = 0.0
     for squares, seeds in (QUICK_SEEDS if quick else RANDOM_SEEDS).items():
         for seed in seeds:
-            made = random_board(seed, squares)
+            made = random_board(seed=seed, squares=squares)
             start = time.perf_counter()
             result = bunny.solve(made.board, time=60)
             elapsed = time.perf_counter() - start
@@ -127,7 +127,7 @@ def proof_table(quick: bool) -> Table:
         table.add(squares, seed, row["tokens"], status, round(row["seconds"], 2),
                   round(row["cpu_seconds"], 2), round(row["peak_mb"]), row["fragments"], f"`{program}`")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    table.notes.append(f"Boards: `random_board(seed, squares, tokens={PROOF_TOKENS})` from "
+    table.notes.append(f"Boards: `random_board(squares, seed=seed, tokens={PROOF_TOKENS})` from "
                        "`gridsolver.bunny.generate`. Each board runs in a process of its own after the "
                        "kernels were loaded; peak MB is that process's peak resident memory (Python, numpy "
                        "and numba take about 150 MB of it before the search); CPU s is the process's CPU "

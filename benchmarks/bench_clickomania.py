@@ -64,7 +64,7 @@ def clearable(quick: bool, count: int | None = None) -> Table:
                    "fewest cells left (worst board)"])
     for style in STYLES:
         for size, limit in CLEARABLE_LIMITS.items():
-            jobs = [(clearable_board(size, size, 5, CLEARABLE_SEED + k, style=style).board, limit)
+            jobs = [(clearable_board(size, size, 5, seed=CLEARABLE_SEED + k, style=style).board, limit)
                     for k in range(count)]
             outcomes = [_solve(job) for job in jobs]
             times = sorted(o[2] for o in outcomes)
@@ -84,7 +84,7 @@ def decided_share(quick: bool, count: int | None = None) -> Table:
     size, colours, limit = DECIDED_SIZE, DECIDED_COLOURS, DECIDED_LIMIT
     table = Table(f"Random {size}x{size}x{colours} boards: share decided exactly within {limit:g} s",
                   ["boards", "cleared", "proved impossible", "undecided", "share decided", "median time (s)"])
-    jobs = [(random_board(size, size, colours, RANDOM_SEED + k), limit) for k in range(count)]
+    jobs = [(random_board(size, size, colours, seed=RANDOM_SEED + k), limit) for k in range(count)]
     outcomes = [_solve(job) for job in jobs]
     cleared = sum(o[1] == 0 for o in outcomes)
     impossible = sum(o[0] == "impossible" for o in outcomes)
@@ -104,7 +104,7 @@ def random_boards(quick: bool) -> list[Table]:
                       ["colours", "boards", "cleared", "proved impossible", "undecided", f"share {what}",
                        "median time (s)"])
         for colours in (3, 4):
-            jobs = [(random_board(width, height, colours, RANDOM_SEED + k), limit) for k in range(count)]
+            jobs = [(random_board(width, height, colours, seed=RANDOM_SEED + k), limit) for k in range(count)]
             outcomes = parallel_map(_solve, jobs, workers=2, label="random boards")
             cleared = sum(o[1] == 0 for o in outcomes)
             impossible = sum(o[0] == "impossible" for o in outcomes)

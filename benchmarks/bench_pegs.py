@@ -23,13 +23,13 @@ from gridsolver.pegs import generate, geometry, search
 from gridsolver.pegs.table import single_vacancy_problems, table_job
 from runner import Table
 
-# (size, peg density, seed) of the comesolo boards: generate.random_board(size, size, density, seed)
+# (size, peg density, seed) of the comesolo boards: generate.random_board(size, size, density, seed=seed)
 COMESOLO = [(10, 0.6, 1), (10, 0.9, 2), (20, 0.7, 3), (20, 0.85, 4), (30, 0.6, 5), (30, 0.8, 6),
             (30, 0.9, 7)]
 
 SWEEP_SIZES = (10, 20, 30)
 SWEEP_SEEDS = 20  # per size; seed k of a size has peg density 0.5 + 0.45 * k / (SWEEP_SEEDS - 1)
-SWEEP_FIRST_SEED = 1000  # the sweep's boards are generate.random_board(size, size, density, 1000 + k)
+SWEEP_FIRST_SEED = 1000  # the sweep's boards are generate.random_board(size, size, density, seed=1000 + k)
 
 
 named = pegs.named
@@ -83,7 +83,7 @@ def comesolo(quick: bool) -> Table:
                    "published: pegs left", "time (s)", "stopped by"])
     wins = singles = 0
     for size, density, seed in COMESOLO:
-        board = generate.random_board(size, size, density, seed)
+        board = generate.random_board(size, size, density, seed=seed)
         ours = pegs.solve(board, objective="jumps", time=seconds, seed=1)
         theirs = pegs.solve(board, objective="jumps", strategy="published", time=seconds, seed=1)
         assert ours.verified and theirs.verified
@@ -94,8 +94,8 @@ def comesolo(quick: bool) -> Table:
                   round(ours.stats.elapsed_s, 1), their_left, round(theirs.stats.elapsed_s, 1),
                   theirs.stopped or "-")
     table.notes.append(f"Default strategy leaves fewer pegs on {wins} of {len(COMESOLO)} boards and one "
-                       f"peg on {singles}. Boards: generate.random_board(size, size, density, seed); both "
-                       "strategies with --seed 1 and the default 2048 MB memory budget. The published "
+                       f"peg on {singles}. Boards: generate.random_board(size, size, density, seed=seed); "
+                       "both strategies with --seed 1 and the default 2048 MB memory budget. The published "
                        "method stops when its memory is full, as published.")
     return table
 
@@ -115,7 +115,7 @@ def comesolo_sweep(quick: bool) -> Table:
     boards = sweep_boards(quick)
     singles = proved = 0
     for size, density, seed in boards:
-        board = generate.random_board(size, size, density, seed)
+        board = generate.random_board(size, size, density, seed=seed)
         result = pegs.solve(board, objective="jumps", time=seconds, seed=1)
         assert result.verified
         left = result.details["pegs_left"]
@@ -143,9 +143,9 @@ def comesolo_sparse(quick: bool) -> Table:
     table = Table(f"Comesolo density 0.5 (the sweep's seed {SWEEP_FIRST_SEED}), {seconds:g} s each",
                   ["board", "pegs", "pegs left", "fewest possible (proved)", "status", "pagoda bound (s)",
                    "beam runs stopped doomed", "time (s)", "peak memory (MB)"])
-    pegs.solve(generate.random_board(6, 6, 0.5, 1), objective="jumps", time=2)  # load the kernels
+    pegs.solve(generate.random_board(6, 6, 0.5, seed=1), objective="jumps", time=2)  # load the kernels
     for size in SWEEP_SIZES:
-        board = generate.random_board(size, size, 0.5, SWEEP_FIRST_SEED)
+        board = generate.random_board(size, size, 0.5, seed=SWEEP_FIRST_SEED)
         result = pegs.solve(board, objective="jumps", time=seconds, seed=1)
         assert result.verified
         table.add(f"{size}x{size} density 0.5 seed {SWEEP_FIRST_SEED}", board.peg_count,

@@ -38,10 +38,10 @@ def _figures() -> list[tuple[str, str, Callable[[], list[Search]]]]:
         ("pegs: English central game, 10 times", "nodes/s",
          lambda: [(pegs.solve, pegs.named("english"), {"finish": (3, 3)})] * 10),
         ("pegs: comesolo 10x10 (density 0.75, seed 3), one peg in the corner, 3M nodes", "nodes/s",
-         lambda: [(pegs.solve, random_board(10, 10, 0.75, 3), {"nodes": 3_000_000, "seed": 1,
+         lambda: [(pegs.solve, random_board(10, 10, 0.75, seed=3), {"nodes": 3_000_000, "seed": 1,
                                                                "finish": (0, 0)})]),
         ("clickomania: 3 clearable 50x50 boards (seeds 1-3), to a clearing", "nodes/s",
-         lambda: [(clickomania.solve, clearable_board(50, 50, 5, seed).board, {"time": 120})
+         lambda: [(clickomania.solve, clearable_board(50, 50, 5, seed=seed).board, {"time": 120})
                   for seed in (1, 2, 3)]),
         ("samegame: standard positions 1-3, 30,000 playouts, one worker", "playouts/s",
          lambda: [(samegame.solve, board, {"nodes": 30_000, "workers": 1, "seed": 1})

@@ -35,7 +35,7 @@ def test_library_table_starts_small_whatever_the_capacity():
 
 
 def test_growing_table_builds_the_same_library(monkeypatch):
-    board = random_board(3, squares=60).board
+    board = random_board(seed=3, squares=60).board
     whole = _built(board, 4)  # 21,646 entries: the table grows from 16,384 slots too
     monkeypatch.setattr(search, "FIRST_TABLE_SLOTS", 16)
     grown = _built(board, 4)
@@ -51,7 +51,7 @@ def test_growing_table_builds_the_same_library(monkeypatch):
 
 
 def test_greedy_answer_gives_way_to_the_deadline():
-    board = random_board(5, squares=200).board
+    board = random_board(seed=5, squares=200).board
     lib = _built(board, 2)
     assert search.greedy_program(lib, board, deadline_ns=0) is None
     program = search.greedy_program(lib, board)
@@ -68,7 +68,7 @@ def test_wrap_up_is_paid_from_the_budget():
 @pytest.mark.slow
 def test_a_4000_square_board_answers_within_its_time():
     """Its greedy answer and verification took 1.6 s after the kernels stopped (--time 3: 4.8 s)."""
-    board = random_board(1, squares=4000).board
+    board = random_board(seed=1, squares=4000).board
     bunny.solve(board, time=0.5)  # kernels compiled and loaded
     started = time.monotonic()
     result = bunny.solve(board, time=2)

@@ -64,7 +64,7 @@ def test_a_tail_that_begins_the_loop_joins_it():
 def test_a_budget_stopped_search_answers_with_a_folded_program():
     """Past the proof's reach the search stops by its budget: the answer is far shorter than the
     walk it starts from (351 tokens on this 400-square board), verified, and honest."""
-    board = random_board(6, 400, tokens=10).board
+    board = random_board(seed=6, squares=400, tokens=10).board
     walk = token_count(walk_program(board))
     result = bunny.solve(board, time=60, nodes=20_000)
     assert result.status == "best-found" and result.stopped == "nodes" and result.verified

@@ -124,7 +124,7 @@ def test_pooled_rows_are_distinct_and_entries_of_a_larger_board_match_the_refere
     equal the reference's, and the pool holds each row once."""
     from gridsolver.bunny.generate import random_board
 
-    board = random_board(3, squares=100).board
+    board = random_board(seed=3, squares=100).board
     lib = Library(board, 1 << 16)
     stats = np.zeros(4, np.int64)
     for _ in range(2):
@@ -147,7 +147,7 @@ def test_pooled_rows_are_distinct_and_entries_of_a_larger_board_match_the_refere
 def test_entries_and_rows_stay_within_the_memory_given():
     from gridsolver.bunny.generate import random_board
 
-    board = random_board(3, squares=100).board
+    board = random_board(seed=3, squares=100).board
     limit = 3 << 20
     lib = Library(board, 1 << 16, memory_bytes=limit)
     stats = np.zeros(4, np.int64)

@@ -74,14 +74,14 @@ def test_a_sparse_board_spanning_exactly_the_limit_is_read():
 
 def test_random_boards_obey_the_same_limit():
     with pytest.raises(InputError, match="got 4001 .*bunny boards have at most 4,000 squares"):
-        random_board(0, MAX_SQUARES + 1)
+        random_board(seed=0, squares=MAX_SQUARES + 1)
     with pytest.raises(InputError, match="got 1"):
-        random_board(0, 1)
+        random_board(seed=0, squares=1)
 
 
 @pytest.mark.parametrize("squares", [2, 3, 4, 5, 7, 10, 401, 685, 1000, 2500, MAX_SQUARES])
 def test_random_boards_of_every_size_in_the_stated_range_are_made(squares):
-    made = random_board(0, squares)
+    made = random_board(seed=0, squares=squares)
     assert made.board.size == squares and made.board.rows * made.board.columns <= MAX_CELLS
     assert simulate(made.board, made.program).solved
 

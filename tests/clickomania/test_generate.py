@@ -19,7 +19,7 @@ def test_random_boards_are_seeded_and_sized():
     (5, 5, 5, 0), (10, 10, 5, 1), (20, 20, 5, 2), (7, 3, 4, 3), (1, 2, 3, 4), (3, 1, 2, 5), (37, 37, 5, 6),
 ])
 def test_clearable_boards_are_full_and_their_certificate_clears_them(width, height, colours, seed):
-    built = clearable_board(width, height, colours, seed)
+    built = clearable_board(width, height, colours, seed=seed)
     assert built.board.grid.shape == (height, width)
     assert built.board.cells_left == width * height
     assert rules.replay(built.board, built.solution).cells_left == 0
@@ -44,17 +44,17 @@ def _certificate_group_sizes(built):
 
 def test_the_default_style_is_the_runs_builder_unchanged():
     # the default style must keep every seed's board: benchmarks and issues name boards by seed
-    built = clearable_board(9, 7, 5, 3)
-    assert built == clearable_board(9, 7, 5, 3, style="runs")
+    built = clearable_board(9, 7, 5, seed=3)
+    assert built == clearable_board(9, 7, 5, seed=3, style="runs")
     assert set(_certificate_group_sizes(built)) <= {2, 3, 4}
 
 
 @pytest.mark.parametrize("style", ["groups", "small", "ragged"])
 @pytest.mark.parametrize("width, height, seed", [(5, 5, 0), (12, 9, 1), (2, 6, 2), (7, 2, 3), (30, 30, 4)])
 def test_every_style_builds_clearable_boards_with_the_promised_groups(style, width, height, seed):
-    built = clearable_board(width, height, 5, seed, style=style)
+    built = clearable_board(width, height, 5, seed=seed, style=style)
     assert built.board.grid.shape == (height, width)
-    assert built == clearable_board(width, height, 5, seed, style=style)  # seeded
+    assert built == clearable_board(width, height, 5, seed=seed, style=style)  # seeded
     sizes = _certificate_group_sizes(built)
     if style == "small":
         assert set(sizes) <= {2, 3}
@@ -72,11 +72,11 @@ def test_every_style_builds_clearable_boards_with_the_promised_groups(style, wid
 
 
 def test_the_styles_differ_and_big_groups_appear_only_where_promised():
-    runs = _certificate_group_sizes(clearable_board(20, 20, 5, 9))
-    groups = _certificate_group_sizes(clearable_board(20, 20, 5, 9, style="groups"))
+    runs = _certificate_group_sizes(clearable_board(20, 20, 5, seed=9))
+    groups = _certificate_group_sizes(clearable_board(20, 20, 5, seed=9, style="groups"))
     assert max(runs) <= 4 and max(groups) > 4
 
 
 def test_an_unknown_style_is_refused():
     with pytest.raises(InputError, match="style 'diagonal'"):
-        clearable_board(5, 5, 5, 0, style="diagonal")
+        clearable_board(5, 5, 5, seed=0, style="diagonal")

@@ -133,7 +133,7 @@ def test_child_change_matches_the_features_of_the_played_board(b, rnd):
 def test_groups_are_cells_minus_links_plus_squares_without_holes():
     # the identity the clearing ranking relies on (Euler's formula), on boards whose groups enclose no hole
     for seed in range(5):
-        b = random_board(9, 7, 4, seed)
+        b = random_board(9, 7, 4, seed=seed)
         singles, links, squares = reference_features(b)
         assert len(rules.groups(b)) == b.cells_left - links + squares
         assert singles == sum(len(g) == 1 for g in rules.groups(b))

@@ -76,16 +76,16 @@ def test_board_specs_past_the_limits_are_refused(spec, message):
 
 def test_generators_obey_the_same_limits():
     assert parse_spec(f"{MAX_SIDE}x{MAX_SIDE}x{MAX_COLOURS}") == (MAX_SIDE, MAX_SIDE, MAX_COLOURS)
-    made = random_board(MAX_SIDE, MAX_SIDE, MAX_COLOURS, 3)
+    made = random_board(MAX_SIDE, MAX_SIDE, MAX_COLOURS, seed=3)
     assert GAME.equal(GAME.read(GAME.format(made)), made)
     with pytest.raises(InputError, match=LIMIT):
-        random_board(MAX_SIDE + 1, 2, 3, 0)
+        random_board(MAX_SIDE + 1, 2, 3, seed=0)
     with pytest.raises(InputError, match=LIMIT):
-        clearable_board(2, MAX_SIDE + 1, 3, 0)
+        clearable_board(2, MAX_SIDE + 1, 3, seed=0)
 
 
 def test_a_clearable_board_at_the_limit_is_cleared_by_its_certificate():
-    built = clearable_board(MAX_SIDE, MAX_SIDE, 4, 1)
+    built = clearable_board(MAX_SIDE, MAX_SIDE, 4, seed=1)
     assert built.board.cells_left == MAX_SIDE * MAX_SIDE
     assert GAME.check(built.board, [list(m) for m in built.solution]).score == 0
 

@@ -50,7 +50,7 @@ def test_random_boards_round_trip_with_every_rule(board, comesolo):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_random_comesolo_boards_round_trip(seed):
-    board = generate.random_board(3 + 9 * seed, 30 - 7 * seed, 0.6, seed)
+    board = generate.random_board(3 + 9 * seed, 30 - 7 * seed, 0.6, seed=seed)
     assert pegs.read(pegs.format(board)) == board
     assert pegs.read(pegs.format(board.with_jumps("triangular"))).jumps == "triangular"
 

@@ -152,7 +152,7 @@ def run_beam(board: rules.Board, width: int, iso: float, noise: float, *ranking)
 def test_beam_ranked_by_jumps_keeps_the_child_with_most_jumps(seed, jump_rule):
     # width 1, no other term and a pool holding every candidate: the beam is greedy on the number of
     # legal jumps of the child, checked against the rules at every step of its line
-    board = generate.random_board(7, 7, 0.7, seed).with_jumps(jump_rule)
+    board = generate.random_board(7, 7, 0.7, seed=seed).with_jumps(jump_rule)
     _, line = run_beam(board, 1, 0.0, 0.0, 10_000, 1.0)
     assert line
     position = board

@@ -62,15 +62,15 @@ def test_named_squares_stop_at_the_limit_and_huge_numbers_are_refused():
 
 
 def test_random_boards_obey_the_same_limit():
-    assert random_board(MAX_SIDE, MAX_SIDE, 0.5, 1).hole_count == MAX_SIDE * MAX_SIDE
+    assert random_board(MAX_SIDE, MAX_SIDE, 0.5, seed=1).hole_count == MAX_SIDE * MAX_SIDE
     with pytest.raises(InputError, match=f"random board 31x2: .*{LIMIT}"):
-        random_board(MAX_SIDE + 1, 2, 0.5, 1)
+        random_board(MAX_SIDE + 1, 2, 0.5, seed=1)
 
 
 @pytest.mark.parametrize("density", [0.0, 1.0, -0.5, 2.0, math.nan, math.inf, True, "0.5"])
 def test_densities_outside_zero_to_one_are_refused(density):
     with pytest.raises(InputError, match=r"--density .*expected a number above 0 and below 1"):
-        random_board(5, 5, density, 1)
+        random_board(5, 5, density, seed=1)
 
 
 @pytest.mark.parametrize("size, message", [

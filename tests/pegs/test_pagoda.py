@@ -60,7 +60,7 @@ def test_a_linear_program_pagoda_holds_on_every_jump():
 @pytest.mark.parametrize("seed", [*range(4), *seeds_slow(4, 12)])
 def test_pegs_stay_in_the_holes_pagodas_leave_open(seed):
     rng = random.Random(seed)
-    board = generate.random_board(rng.randint(3, 4), rng.randint(4, 6), rng.uniform(0.2, 0.45), seed)
+    board = generate.random_board(rng.randint(3, 4), rng.randint(4, 6), rng.uniform(0.2, 0.45), seed=seed)
     board = board.with_jumps(rng.choice(["orthogonal", "diagonal"]))
     reach = geometry.reachable_holes(board) & pagoda.golden_reach(board)
     reach, _ = pagoda.occupiable_holes(rules.triples(board), reach, board.pegs)
@@ -75,7 +75,7 @@ def pagoda_cases() -> list[rules.Board]:
     boards = []
     for seed in range(40):
         rng = random.Random(seed)
-        board = generate.random_board(rng.randint(3, 4), rng.randint(4, 6), rng.uniform(0.2, 0.5), seed)
+        board = generate.random_board(rng.randint(3, 4), rng.randint(4, 6), rng.uniform(0.2, 0.5), seed=seed)
         boards.append(board.with_jumps(rng.choice(["orthogonal", "diagonal"])))
     return boards
 

@@ -60,7 +60,7 @@ def test_the_bound_never_passes_the_true_fewest(seed):
     rng = random.Random(seed)
     rows, cols = rng.randint(2, 4), rng.randint(3, 5)
     jumps = rng.choice(["orthogonal", "diagonal"])
-    board = generate.random_board(rows, cols, rng.uniform(0.3, 0.8), seed).with_jumps(jumps)
+    board = generate.random_board(rows, cols, rng.uniform(0.3, 0.8), seed=seed).with_jumps(jumps)
     bound = geometry.fewest_pegs_bound(board)
     assert 1 <= bound.pegs <= board.peg_count - reference.most_jumps(board)
 

@@ -151,7 +151,7 @@ def test_pagoda_never_grows_under_a_jump(name):
 
 
 def test_the_next_beam_centre_moves_toward_the_peg_left_farthest_out():
-    board = generate.random_board(10, 10, 0.5, 1000)
+    board = generate.random_board(10, 10, 0.5, seed=1000)
     middle = search.centroid(board)
     assert search.toward_stranded(board, [], middle) == middle  # no line yet: stay at the centroid
     line = search.play_out(board, [])

@@ -191,7 +191,7 @@ def random_(seed: int, squares: int, count: int, as_json: bool) -> None:
     from gridsolver.bunny.rules import format_board, token_count
 
     for k in range(count):
-        made = random_board(seed + k, squares)
+        made = random_board(seed=seed + k, squares=squares)
         text = format_board(made.board)
         if as_json:
             click.echo(json.dumps({"seed": seed + k, "squares": made.board.size, "board": text,

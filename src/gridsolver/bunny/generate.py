@@ -93,7 +93,7 @@ PLAIN_UP_TO = 400
 PLAIN_TRIES = 100
 
 
-def random_board(seed: int, squares: int = 100, tokens: int | None = None, name: str | None = None,
+def random_board(squares: int = 100, *, seed: int, tokens: int | None = None, name: str | None = None,
                  attempts: int = 2000) -> Generated:
     """A board of exactly ``squares`` squares traced by a random program (same seed, same board)."""
     if (isinstance(squares, bool) or not isinstance(squares, int)

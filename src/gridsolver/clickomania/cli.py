@@ -49,12 +49,12 @@ def generated_boards(random_spec: str | None, clearable_spec: str | None, count:
         if random_spec:
             w, h, c = spec_of("--random", random_spec)
             texts.append((f"random-{random_spec}-seed{seed + k}",
-                          rules.format_board(generate.random_board(w, h, c, seed + k))))
+                          rules.format_board(generate.random_board(w, h, c, seed=seed + k))))
         if clearable_spec:
             w, h, c = spec_of("--clearable", clearable_spec)
             name = f"clearable-{clearable_spec}" + ("" if style == DEFAULT_STYLE else f"-{style}")
-            texts.append((f"{name}-seed{seed + k}",
-                          rules.format_board(generate.clearable_board(w, h, c, seed + k, style=style).board)))
+            built = generate.clearable_board(w, h, c, seed=seed + k, style=style)
+            texts.append((f"{name}-seed{seed + k}", rules.format_board(built.board)))
     return [split_boards(text, name)[0] for name, text in texts]
 
 
@@ -110,10 +110,10 @@ def generate(random_spec: str | None, clearable_spec: str | None, count: int, so
         if random_spec:
             w, h, c = spec_of("--random", random_spec)
             blocks.append(f"# random {random_spec} seed {seed + k}\n"
-                          + rules.format_board(gen.random_board(w, h, c, seed + k)))
+                          + rules.format_board(gen.random_board(w, h, c, seed=seed + k)))
         if clearable_spec:
             w, h, c = spec_of("--clearable", clearable_spec)
-            built = gen.clearable_board(w, h, c, seed + k, style=style)
+            built = gen.clearable_board(w, h, c, seed=seed + k, style=style)
             head = f"# clearable {clearable_spec}" + ("" if style == DEFAULT_STYLE else f" style {style}")
             head += f" seed {seed + k}\n"
             if solution:

@@ -48,7 +48,7 @@ def parse_spec(spec: str) -> tuple[int, int, int]:
     return width, height, colours
 
 
-def random_board(width: int, height: int, colours: int, seed: int) -> Board:
+def random_board(width: int, height: int, colours: int, *, seed: int) -> Board:
     """A full board with every cell drawn uniformly from ``colours`` colours."""
     check_size(width, height, colours)
     rng = np.random.default_rng(seed)
@@ -80,7 +80,7 @@ def check_style(style: str) -> str:
     return style
 
 
-def clearable_board(width: int, height: int, colours: int, seed: int,
+def clearable_board(width: int, height: int, colours: int, *, seed: int,
                     max_restarts: int = 50, style: str = DEFAULT_STYLE) -> Clearable:
     """A ``width`` x ``height`` board that can be cleared, built by inserting removable groups.
 

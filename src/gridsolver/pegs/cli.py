@@ -175,7 +175,7 @@ def random_(size: str, density: float, seed: int) -> None:
     if match is None:
         raise InputError(f"size {shown(size)}: expected N or NxM, e.g. 20x20 (at most {MAX_SIDE}x{MAX_SIDE})")
     rows, cols = int(match.group(1)), int(match.group(2) or match.group(1))
-    click.echo(GAME.format(random_board(rows, cols, density, seed)))
+    click.echo(GAME.format(random_board(rows, cols, density, seed=seed)))
 
 
 # Nine digits at most: larger sizes are refused by the size check, and int() never refuses them.

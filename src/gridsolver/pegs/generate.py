@@ -8,7 +8,7 @@ from gridsolver.core.errors import InputError
 from gridsolver.pegs.rules import MAX_SIDE, Board
 
 
-def random_board(rows: int, cols: int, density: float, seed: int) -> Board:
+def random_board(rows: int, cols: int, density: float, *, seed: int) -> Board:
     """A comesolo board: every cell a hole, each holding a peg with chance ``density``.
 
     At least one hole is empty and at least two hold pegs, so the board parses back.
