@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import clearable_board, random_board
-from gridsolver.clickomania.kernels.beam import beam_search, child_change, clear_beam, column_suffixes
+from gridsolver.clickomania.kernels.beam import child_change, clear_beam, column_suffixes
 from gridsolver.clickomania.kernels.exact import exact_search
 from gridsolver.clickomania.kernels.groups import (
     find_groups,
@@ -80,12 +80,12 @@ def test_exact_search_proves_impossible_boards():
     assert finished == 1 and best == brute_force_fewest(b) and best > 0
 
 
-def test_beam_search_sequences_replay_to_its_value():
+def test_beam_sequences_replay_to_its_value():
     b = random_board(12, 8, 4, seed=3)
     n = b.width * b.height
     path = np.zeros(n, np.int32)
-    value, length, _, _ = beam_search(to_cells(b.grid), b.width, b.height, zobrist_table(n), 8,
-                                      NO_LIMIT, NO_LIMIT, path)
+    value, length, _, _ = clear_beam(to_cells(b.grid), b.width, b.height, zobrist_table(n), 8,
+                                     NO_LIMIT, NO_LIMIT, path, 0, 0, 2, 1, 0)
     assert rules.replay(b, [index_to_move(i, b.height) for i in path[:length]]).cells_left == value
 
 

@@ -16,7 +16,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from gridsolver.clickomania.kernels.exact import DEAD_WEIGHT, clear_key, exact_search_growing, tt_seen
+from gridsolver.clickomania.kernels.exact import DEAD_WEIGHT, exact_search_growing, tt_seen
 from gridsolver.clickomania.kernels.groups import (
     CHECK_EVERY,
     EMPTY,
@@ -25,7 +25,6 @@ from gridsolver.clickomania.kernels.groups import (
     find_groups,
     group_scratch,
     is_single,
-    position_hash,
     remove_at,
     remove_settle,
 )
@@ -137,93 +136,6 @@ def next_beam(children, nc, levels, depth, width, height, stack):
         if size == nxt.shape[0]:
             break
     return size
-
-
-@njit(cache=True)
-def beam_search(start, width, height, zob, beam_width, deadline_ns, node_limit, best_path, endgame_cells=0,
-                endgame_nodes=0):
-    """Beam search for the fewest cells left: keep the ``beam_width`` best distinct positions (by hash)
-    after every move, children ranked by :func:`clear_key` (a scan of the whole child).
-
-    With ``endgame_cells`` > 0, a position with at most that many cells left
-    gets an :func:`exact_search_growing` (in a table that does not grow) of at
-    most ``endgame_nodes`` nodes on its cropped board, and is not expanded
-    when that search finishes. Returns (fewest cells left at a game end, path
-    length or -1 when no game end was reached, nodes, finished).
-    (:func:`clear_beam` ranks children from the cells a move changed, which
-    is what the solver runs.)
-    """
-    n = width * height
-    levels = beam_levels(beam_width, n)
-    kids = beam_children(beam_width, n)
-    groups = group_scratch(n)  # the position's groups
-    ranking = group_scratch(n)  # a child's, for its rank
-    stack = groups.stack
-    child = np.empty(n, np.int8)
-    counts = np.zeros(MAX_COLOURS_CODE, np.int64)
-    crop = np.empty(n, np.int8)
-    end_path = np.empty(n, np.int32)
-    table = np.zeros(1 << 15 if endgame_cells > 0 else 1, np.int64)
-    table_slots = np.zeros(1, np.int64)
-
-    copy_prefix(levels.positions[0, 0], start, n)
-    size = 1
-    best = np.int64(1) << 40
-    best_len = -1
-    nodes = 0
-    depth = 0
-    while size > 0:
-        nc = 0
-        cur = levels.positions[depth & 1]
-        for b in range(size):
-            s = cur[b]
-            if endgame_cells > 0:
-                left, dead = colour_summary(s, counts)
-                if dead < best and left <= endgame_cells:
-                    value, length, used, done = _endgame(s, width, height, zob, best, deadline_ns,
-                                                         endgame_nodes, crop, table, table_slots, end_path,
-                                                         best_path, levels, depth, b)
-                    nodes += used
-                    if length >= 0:
-                        best = value
-                        best_len = depth + length
-                        report_best(best)
-                        if best == 0:
-                            return best, best_len, nodes, True
-                    if done:
-                        continue  # searched to the end: nothing below it can beat ``best``
-            ng = find_groups(s, width, height, groups.label, groups.sizes, groups.reps, stack)
-            moved = False
-            for g in range(ng):
-                if groups.sizes[g] < 2:
-                    continue
-                moved = True
-                move = groups.reps[g]
-                copy_prefix(child, s, n)
-                remove_at(child, width, height, move, stack)
-                kids.key[nc] = clear_key(child, width, height, ranking.label, ranking.sizes, ranking.reps,
-                                         stack, counts)
-                kids.parent[nc] = b
-                kids.move[nc] = move
-                kids.hash[nc] = position_hash(child, zob)
-                nc += 1
-                nodes += 1
-                if budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY):
-                    return best, best_len, nodes, False
-            if not moved:
-                left, dead = colour_summary(s, counts)
-                if left < best:
-                    best = left
-                    best_len = depth
-                    report_best(best)
-                    trace_path(best_path, levels, depth, b)
-                    if best == 0:
-                        return best, best_len, nodes, True
-        if nc == 0:
-            break
-        depth += 1
-        size = next_beam(kids, nc, levels, depth, width, height, stack)
-    return best, best_len, nodes, True
 
 
 # -- the clearing beam: children ranked from the cells a move changed ---------------------------

@@ -13,7 +13,7 @@ from gridsolver.core.kernels.bits import ONE, ZERO, flip_bit, get_bit
 from gridsolver.core.kernels.clock import budget_check
 from gridsolver.core.kernels.stops import DOOMED, EXHAUSTED, FOUND
 from gridsolver.core.kernels.table import find_key
-from gridsolver.pegs.kernels.bitboard import count_pegs, generate
+from gridsolver.pegs.kernels.bitboard import count_pegs, generate, jump_of
 from gridsolver.pegs.kernels.doom import (
     count_doomed,
     isolated_around,
@@ -131,8 +131,7 @@ def beam(start, board, ranking, doom, width, seed, node_limit, deadline_ns, best
             for k in range(n):
                 nodes += 1
                 m = codes[k]
-                a = m // dcount
-                o = offsets[m % dcount]
+                a, o = jump_of(m, offsets)
                 cells[0] = a
                 cells[1] = a + o
                 cells[2] = a + 2 * o
@@ -184,8 +183,7 @@ def beam(start, board, ranking, doom, width, seed, node_limit, deadline_ns, best
             seen[-1 - j] = key
             p = cand_parent[c]
             m = cand_move[c]
-            a = m // dcount
-            o = offsets[m % dcount]
+            a, o = jump_of(m, offsets)
             copy_prefix(pool_pos[pooled], cur[p], nw)
             flip_bit(pool_pos[pooled], a)
             flip_bit(pool_pos[pooled], a + o)
@@ -223,8 +221,7 @@ def beam(start, board, ranking, doom, width, seed, node_limit, deadline_ns, best
                 # the child's weights (three rows of the table), then the fewest pegs it can end with
                 p = cand_parent[c]
                 m = cand_move[c]
-                a = m // dcount
-                o = offsets[m % dcount]
+                a, o = jump_of(m, offsets)
                 for x in range(pull.shape[0]):
                     nxt_t[t, x] = cur_t[p, x] - pull[a, x] - pull[a + o, x] + pull[a + 2 * o, x]
                 doomed = count_doomed(nxt_pos[t], nxt_t[t], offsets)

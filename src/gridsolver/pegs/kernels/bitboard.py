@@ -56,6 +56,13 @@ def count_pegs(pos):
     return total
 
 
+@njit(cache=True, inline="always")
+def jump_of(code, offsets):
+    """The from-bit and the direction's offset of a jump code (from-bit times directions + direction)."""
+    dcount = offsets.shape[0]
+    return code // dcount, offsets[code % dcount]
+
+
 @njit(cache=True)
 def generate(pos, holes, offsets, out, scratch):
     """Write the codes of every legal jump into ``out``; return how many.

@@ -22,7 +22,7 @@ from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, TABLE_FULL
 from gridsolver.core.kernels.table import find_wide, is_full, store_wide
 from gridsolver.core.kernels.watch import report_best
 from gridsolver.core.table import PROBES
-from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, count_pegs, generate
+from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, count_pegs, generate, jump_of
 from gridsolver.pegs.kernels.stack import new_stack, next_move, push
 
 # An int64, not the Python constant: numba would compile find_wide once more for a literal 64.
@@ -179,8 +179,7 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
             code = budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY)
             if code != EXHAUSTED:
                 break
-            a = m // dcount
-            o = offsets[m % dcount]
+            a, o = jump_of(m, offsets)
             b = a + o
             c = b + o
             child = depth + 1

@@ -18,6 +18,27 @@ from gridsolver.pegs.geometry import DOOM_BELOW
 from gridsolver.pegs.kernels.bitboard import fetch
 
 
+@njit(cache=True, inline="always")
+def _unseen(x, j, offsets, nbits, mark, stamp):
+    """Hole ``x`` (``j`` < 0) or its neighbour along ``offsets[j]``, marked counted; -1 when off the board
+    or already counted."""
+    y = x if j < 0 else x + offsets[j]
+    if y < 0 or y >= nbits or mark[y] == stamp:
+        return -1
+    mark[y] = stamp
+    return y
+
+
+@njit(cache=True, inline="always")
+def _alone(pos, y, offsets, nbits):
+    """Whether hole ``y`` has no peg next to it along a jump direction."""
+    for i in range(offsets.shape[0]):
+        z = y + offsets[i]
+        if 0 <= z < nbits and get_bit(pos, z) != ZERO:
+            return False
+    return True
+
+
 @njit(cache=True)
 def isolated_around(pos, offsets, nbits, cells, mark, stamp):
     """Pegs with no peg next to them (along a jump direction) among ``cells`` and their neighbours.
@@ -26,21 +47,9 @@ def isolated_around(pos, offsets, nbits, cells, mark, stamp):
     """
     total = 0
     for k in range(cells.shape[0]):
-        x = cells[k]
         for j in range(-1, offsets.shape[0]):
-            y = x if j < 0 else x + offsets[j]
-            if y < 0 or y >= nbits or mark[y] == stamp:
-                continue
-            mark[y] = stamp
-            if get_bit(pos, y) == ZERO:
-                continue
-            alone = True
-            for i in range(offsets.shape[0]):
-                z = y + offsets[i]
-                if 0 <= z < nbits and get_bit(pos, z) != ZERO:
-                    alone = False
-                    break
-            if alone:
+            y = _unseen(cells[k], j, offsets, nbits, mark, stamp)
+            if y >= 0 and get_bit(pos, y) != ZERO and _alone(pos, y, offsets, nbits):
                 total += 1
     return total
 
@@ -50,13 +59,9 @@ def marked_around(bits, offsets, nbits, cells, mark, stamp):
     """How many of ``cells`` and their neighbours are set in ``bits`` (each hole once)."""
     total = 0
     for k in range(cells.shape[0]):
-        x = cells[k]
         for j in range(-1, offsets.shape[0]):
-            y = x if j < 0 else x + offsets[j]
-            if y < 0 or y >= nbits or mark[y] == stamp:
-                continue
-            mark[y] = stamp
-            if get_bit(bits, y) != ZERO:
+            y = _unseen(cells[k], j, offsets, nbits, mark, stamp)
+            if y >= 0 and get_bit(bits, y) != ZERO:
                 total += 1
     return total
 
@@ -79,19 +84,9 @@ def isolated_pegs(pos, offsets):
     nbits = pos.shape[0] * 64
     total = 0
     for y in range(nbits):
-        if get_bit(pos, y) == ZERO:
-            continue
-        alone = True
-        for i in range(offsets.shape[0]):
-            z = y + offsets[i]
-            if 0 <= z < nbits and get_bit(pos, z) != ZERO:
-                alone = False
-                break
-        if alone:
+        if get_bit(pos, y) != ZERO and _alone(pos, y, offsets, nbits):
             total += 1
     return total
-
-
 
 
 @njit(cache=True)

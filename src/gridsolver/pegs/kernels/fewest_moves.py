@@ -17,7 +17,7 @@ from gridsolver.core.kernels.clock import budget_check
 from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, TABLE_FULL
 from gridsolver.core.kernels.table import find_wide, is_full, store_wide
 from gridsolver.core.table import PROBES
-from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, count_pegs, generate
+from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, count_pegs, generate, jump_of
 from gridsolver.pegs.kernels.stack import new_stack, next_move, push
 
 # An int64, not the Python constant: numba would compile find_wide once more for a literal 64.
@@ -89,8 +89,7 @@ def fewest_moves(start, board, bound, limit, table, node_limit, deadline_ns, bes
             code = budget_check(nodes, node_limit, deadline_ns, CHECK_EVERY)
             if code != EXHAUSTED:
                 break
-            a = m // dcount
-            o = offsets[m % dcount]
+            a, o = jump_of(m, offsets)
             child = depth + 1
             cost = used[depth] + (0 if a == last[depth] else 1)
             if cost > limit:

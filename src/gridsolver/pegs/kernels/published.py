@@ -14,7 +14,7 @@ from gridsolver.core.kernels.clock import budget_check, time_remains
 from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, OUT_OF_MEMORY, OUT_OF_TIME
 from gridsolver.core.kernels.table import find_key, is_full
 from gridsolver.core.table import PROBES
-from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, count_pegs, generate
+from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, count_pegs, generate, jump_of
 
 # An int64, not the Python constant (as in the other kernels: one compilation of find_key).
 _PROBES = np.int64(PROBES)
@@ -150,8 +150,7 @@ def published(start, board, ceilings, bias, seed, node_limit, deadline_ns, best_
                 stop = True
                 break
             m = codes[i]
-            a = m // dcount
-            o = offsets[m % dcount]
+            a, o = jump_of(m, offsets)
             copy_prefix(child, pos, nw)
             flip_bit(child, a)
             flip_bit(child, a + o)
