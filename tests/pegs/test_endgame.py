@@ -35,9 +35,10 @@ def test_a_layer_of_the_kernel_is_the_reference_layer():
                             ([], [])):
         keys[:] = 0
         stats[:] = 0
-        code = layers.expand(np.array(positions, dtype=np.uint64), 0, *ending.tri, ending.images,
-                             np.array(weights, dtype=np.float64).reshape(-1, 64),
-                             np.array(floors, dtype=np.float64), keys, 1 << 40, 1 << 62, stats)
+        pagodas = layers.Pagodas(np.array(weights, dtype=np.float64).reshape(-1, 64),
+                                 np.array(floors, dtype=np.float64))
+        code = layers.expand(np.array(positions, dtype=np.uint64), 0, layers.Jumps(*ending.tri),
+                             ending.images, pagodas, keys, 1 << 40, 1 << 62, stats)
         got = {int(k) for k in keys if k}
         want = reference.canonical_children(positions, jumps, ending.perms, weights, floors)
         assert code == EXHAUSTED and got == want and int(stats[1]) == len(want)

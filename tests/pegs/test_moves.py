@@ -31,9 +31,11 @@ def kernel_distances(board: rules.Board, starts: list[int], finish, reverse: boo
     stats = np.zeros(4, dtype=np.int64)
     meeting = np.zeros(1, dtype=np.uint64)
     while side.layer_size():
-        code = meet_kernels.expand(side.order, side.bounds[-2], side.bounds[-1], start, over, to, images,
-                                   reverse, side.keys, side.levels, side.depth + 1, other.keys, other.levels,
-                                   1 << 40, 2**62, stats, meeting)
+        code = meet_kernels.expand(side.order, side.bounds[-2], side.bounds[-1],
+                                   meet_kernels.Chains(start, over, to), images, reverse,
+                                   meet_kernels.Reached(side.keys, side.levels), side.depth + 1,
+                                   meet_kernels.Reached(other.keys, other.levels), 1 << 40, 2**62, stats,
+                                   meeting)
         assert code == EXHAUSTED
         side.bounds.append(int(stats[3]))
     return {int(k): int(v) for k, v in zip(side.keys, side.levels, strict=True) if k}

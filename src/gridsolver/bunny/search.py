@@ -374,17 +374,19 @@ def _programs_of(k: int, lib: Library, start: _Start, limits: np.ndarray, stats:
                 start.found[start.n_found[0], :2] = (K.PIECE_ENTRY, e)
                 start.n_found[0] += 1
         return EXHAUSTED
-    common = (lib.top, lib.level_start, lib.level_end, lib.kinds, lib.lib_f, lib.lib_r, lib.pool,
-              start.target)
-    buffers = (start.found, start.n_found, start.stamp, start.stamp_counter, limits, stats)
+    frags = K.Fragments(lib.level_start, lib.level_end, lib.kinds, lib.lib_f, lib.lib_r, lib.pool)
+    answers = K.Answers(start.found, start.n_found, start.stamp, start.stamp_counter)
+    no_prefix = np.zeros(0, np.int64)
     if k == lib.top + 1:
-        return int(K.search_one_past(start.state, start.visited, *common, np.zeros(0, np.int64), *buffers))
+        return int(K.search_one_past(start.state, start.visited, lib.top, frags, start.target, no_prefix,
+                                     answers, limits, stats))
     if k == lib.top + 2:
-        return int(K.search_two_past(start.state, start.visited, *common, np.zeros(0, np.int64), *buffers))
+        return int(K.search_two_past(start.state, start.visited, lib.top, frags, start.target, no_prefix,
+                                     answers, limits, stats))
     assert k == lib.top + 3
     virtual = int(lib.loop_layer == lib.top)  # the loop layer is stored for top = 1 only (see search)
-    return int(K.search_three_past(start.state, start.visited, *common, start.found, start.n_found,
-                                   start.stamp, start.stamp_counter, virtual, count_cap, limits, stats))
+    return int(K.search_three_past(start.state, start.visited, lib.top, frags, start.target, answers, virtual,
+                                   count_cap, limits, stats))
 
 
 def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: int | None = None,

@@ -212,9 +212,11 @@ class Endgame:
         stats = np.zeros(3, dtype=np.int64)
         started = time.perf_counter()
         lo = 0
+        jumps = endgame_kernels.Jumps(*self.tri)
+        pagodas = endgame_kernels.Pagodas(self.weights, self.floors)
         while True:
-            code = endgame_kernels.expand(last, lo, *self.tri, self.images, self.weights, self.floors, keys,
-                                          budget.node_limit(), budget.deadline_ns(), stats)
+            code = endgame_kernels.expand(last, lo, jumps, self.images, pagodas, keys, budget.node_limit(),
+                                          budget.deadline_ns(), stats)
             if code != OUT_OF_MEMORY:
                 break
             if slots * MAX_LOAD >= max_positions:

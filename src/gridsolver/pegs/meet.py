@@ -265,12 +265,13 @@ class MeetSearch:
         """Expand ``side`` by one layer, growing its set as it fills; the kernel's code."""
         from gridsolver.pegs.kernels import meet as meet_kernels
 
-        adj_start, adj_over, adj_to = self.adj_arrays
+        chains = meet_kernels.Chains(*self.adj_arrays)
+        theirs = meet_kernels.Reached(other.keys, other.levels)
         lo, count = side.bounds[-2], side.bounds[-1]
         while True:
-            code = meet_kernels.expand_from(side.order, lo, side.bounds[-1], count, adj_start, adj_over,
-                                            adj_to, self.images, side is self.backward, side.keys,
-                                            side.levels, side.depth + 1, other.keys, other.levels,
+            mine = meet_kernels.Reached(side.keys, side.levels)  # new arrays each time the set grows
+            code = meet_kernels.expand_from(side.order, lo, side.bounds[-1], count, chains, self.images,
+                                            side is self.backward, mine, side.depth + 1, theirs,
                                             self.budget.node_limit(), self.budget.deadline_ns(), stats,
                                             meeting)
             if code != OUT_OF_MEMORY or not side.can_grow():

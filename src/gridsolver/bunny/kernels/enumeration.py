@@ -24,6 +24,8 @@ This module imports numba; import it only from kernel modules.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -36,6 +38,14 @@ from gridsolver.core.kernels.stops import EXHAUSTED, OUT_OF_TIME
 PIECE_NONE, PIECE_ENTRY, PIECE_LOOP, PIECE_LOOP_INNER = 0, 1, 2, 3
 PIECE_FIELDS = 6
 MAX_PIECES = 4  # a primitive, a primitive, an item and a tail: three_past -> two_past -> one_past
+
+#: The stored library the searches read (:class:`gridsolver.bunny.search.Library`): level k's
+#: entries are ``level_start[k]:level_end[k]``, each with its kind, its end state and visited set from
+#: every state (``lib_f``, ``lib_r`` into ``pool``).
+Fragments = namedtuple("Fragments", "level_start level_end kinds lib_f lib_r pool")
+#: Where the searches record programs: ``found`` (a row of pieces each), ``n_found[0]`` rows so far,
+#: and the stamps that mark the states a loop's orbit has passed.
+Answers = namedtuple("Answers", "found n_found stamp stamp_counter")
 
 # Sizes passed as arguments are int64, never literals (see orbit.NO_ENTRY).
 ZERO, ONE, TWO, THREE = np.int64(0), np.int64(1), np.int64(2), np.int64(3)
@@ -93,8 +103,10 @@ def _with_piece(prefix):
 
 
 @njit(cache=True)
-def _tails(state, acc, level, level_start, level_end, lib_r, pool, target, prefix, found, n_found, stats):
+def _tails(state, acc, level, frags, target, prefix, answers, stats):
     """Record every stored entry of ``level`` tokens that completes the board from ``state``."""
+    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    found, n_found, stamp, stamp_counter = answers
     words = target.shape[0]
     stats[0] += level_end[level] - level_start[level]
     for t in range(level_start[level], level_end[level]):
@@ -112,11 +124,13 @@ def _tails(state, acc, level, level_start, level_end, lib_r, pool, target, prefi
 
 
 @njit(cache=True)
-def _items_then_tails(state, vis, first_size, last_size, total, level_start, level_end, kinds, lib_f, lib_r,
-                      pool, target, head, k, found, n_found, limits, stats):
+def _items_then_tails(state, vis, first_size, last_size, total, frags, target, head, k, answers, limits,
+                      stats):
     """Programs ``h t`` from ``state``: a new item h of a = first_size..last_size tokens, then a stored
     tail t of ``total - a`` tokens (at most the library's top), h written as piece ``k`` of ``head``.
     Returns EXHAUSTED when ``found`` is full, OUT_OF_TIME, or GO_ON."""
+    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    found, n_found, stamp, stamp_counter = answers
     acc = np.empty(target.shape[0], np.uint64)
     for a in range(first_size, last_size + 1):
         for h in range(level_start[a], level_end[a]):
@@ -127,18 +141,18 @@ def _items_then_tails(state, vis, first_size, last_size, total, level_start, lev
                 return OUT_OF_TIME
             x = enter(state, vis, h, lib_f, lib_r, pool, acc)
             _set_piece(head, k, PIECE_ENTRY, h, -1, -1, 0)
-            if _tails(x, acc, total - a, level_start, level_end, lib_r, pool, target, head, found, n_found,
-                      stats):
+            if _tails(x, acc, total - a, frags, target, head, answers, stats):
                 return EXHAUSTED
     return GO_ON
 
 
 @njit(cache=True)
-def _pair_finals(state, vis, p, first_size, last_size, total, level_start, level_end, kinds, lib_f, lib_r,
-                 pool, target, prefix, found, n_found, stamp, stamp_counter, limits, stats):
+def _pair_finals(state, vis, p, first_size, last_size, total, frags, target, prefix, answers, limits, stats):
     """Final loops ``LOOP{[p] h t}`` from ``state``: h a new item of c = first_size..last_size tokens,
     t a stored entry of ``total - c``, after the primitive p unless p is NO_ENTRY (-1: absent).
     Returns EXHAUSTED when one completes the board and ``found`` is full, OUT_OF_TIME, or GO_ON."""
+    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    found, n_found, stamp, stamp_counter = answers
     acc = np.empty(target.shape[0], np.uint64)
     for c in range(first_size, last_size + 1):
         for h in range(level_start[c], level_end[c]):
@@ -148,26 +162,25 @@ def _pair_finals(state, vis, p, first_size, last_size, total, level_start, level
                 stats[0] += 1
                 if expired(limits, stats):
                     return OUT_OF_TIME
-                if _final(state, vis, p, h, t, ONE, lib_f, lib_r, pool, target, prefix, found, n_found, stamp,
-                          stamp_counter, acc):
+                if _final(state, vis, p, h, t, ONE, frags, target, prefix, answers, acc):
                     return EXHAUSTED
     return GO_ON
 
 
 @njit(cache=True)
-def search_one_past(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, pool, target, prefix,
-                found, n_found, stamp, stamp_counter, limits, stats):
+def search_one_past(state, vis, top, frags, target, prefix, answers, limits, stats):
     """Programs of ``top + 1`` tokens (the library holds levels 1..top) from one state.
 
     Either a new item of a <= top tokens followed by a stored tail of
     top + 1 - a tokens, or a final loop over a body of ``top`` tokens.
     Returns OUT_OF_TIME, or EXHAUSTED (``found`` full or the level exhausted).
     """
+    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    found, n_found, stamp, stamp_counter = answers
     acc = np.empty(target.shape[0], np.uint64)
     k = prefix.shape[0]
     head = _with_piece(prefix)
-    status = _items_then_tails(state, vis, ONE, top, top + 1, level_start, level_end, kinds, lib_f, lib_r,
-                               pool, target, head, k, found, n_found, limits, stats)
+    status = _items_then_tails(state, vis, ONE, top, top + 1, frags, target, head, k, answers, limits, stats)
     if status != GO_ON:
         return status
     for b in range(level_start[top], level_end[top]):
@@ -176,18 +189,18 @@ def search_one_past(state, vis, top, level_start, level_end, kinds, lib_f, lib_r
         stats[0] += 1
         if expired(limits, stats):
             return OUT_OF_TIME
-        if _final(state, vis, b, NO_ENTRY, NO_ENTRY, ONE, lib_f, lib_r, pool, target, prefix, found, n_found,
-                  stamp, stamp_counter, acc):
+        if _final(state, vis, b, NO_ENTRY, NO_ENTRY, ONE, frags, target, prefix, answers, acc):
             return EXHAUSTED
     return EXHAUSTED
 
 
 @njit(cache=True)
-def _loop_then_tail(state, vis, first, second, tail_level, level_start, level_end, lib_f, lib_r, pool, target,
-                    prefix, found, n_found, stamp, stamp_counter, stats):
+def _loop_then_tail(state, vis, first, second, tail_level, frags, target, prefix, answers, stats):
     """``LOOP(n){first second}`` from ``state`` for every count n >= 2 that can differ, then a stored
     tail of ``tail_level`` tokens. The loop is entered once, so counts past its closed orbit and
     once round again repeat what smaller ones give. True when ``found`` is full."""
+    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    found, n_found, stamp, stamp_counter = answers
     n_states = lib_f.shape[1]
     acc = np.empty(target.shape[0], np.uint64)
     head = _with_piece(prefix)
@@ -207,18 +220,18 @@ def _loop_then_tail(state, vis, first, second, tail_level, level_start, level_en
             break
         if n >= 2:  # LOOP(1){b} is b, one token shorter
             _set_piece(head, k, PIECE_LOOP, first, second, -1, n)
-            if _tails(np.int64(x), acc, tail_level, level_start, level_end, lib_r, pool, target, head, found,
-                      n_found, stats):
+            if _tails(np.int64(x), acc, tail_level, frags, target, head, answers, stats):
                 return True
     return False
 
 
 @njit(cache=True)
-def _final(state, vis, first, second, third, repeats, lib_f, lib_r, pool, target, prefix, found, n_found,
-           stamp, stamp_counter, acc):
+def _final(state, vis, first, second, third, repeats, frags, target, prefix, answers, acc):
     """Record the final loop ``LOOP{first LOOP(repeats){second} third}`` (repeats 1: ``LOOP{first second
     third}``; -1 entries absent) when iterating it from ``state`` completes the board. True when
     ``found`` is full."""
+    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    found, n_found, stamp, stamp_counter = answers
     stamp_counter[0] += 1
     n = final_loop(state, vis, first, second, third, lib_f, lib_r, pool, target, stamp, stamp_counter[0], acc,
                    repeats)
@@ -233,8 +246,7 @@ def _final(state, vis, first, second, third, repeats, lib_f, lib_r, pool, target
 
 
 @njit(cache=True)
-def search_two_past(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, pool, target, prefix,
-                 found, n_found, stamp, stamp_counter, limits, stats):
+def search_two_past(state, vis, top, frags, target, prefix, answers, limits, stats):
     """Programs of ``top + 2`` tokens from one state (the library holds levels 1..top).
 
     The first item of such a program is a primitive (then ``top + 1`` tokens
@@ -242,18 +254,18 @@ def search_two_past(state, vis, top, level_start, level_end, kinds, lib_f, lib_r
     a ``top``-token body with some count followed by one primitive, or a final
     loop over a ``top + 1``-token body (a new item then a stored entry).
     """
+    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    found, n_found, stamp, stamp_counter = answers
     acc = np.empty(target.shape[0], np.uint64)
     k = prefix.shape[0]
     head = _with_piece(prefix)
     for h in range(level_start[1], level_end[1]):
         x = enter(state, vis, h, lib_f, lib_r, pool, acc)
         _set_piece(head, k, PIECE_ENTRY, h, -1, -1, 0)
-        status = search_one_past(x, acc, top, level_start, level_end, kinds, lib_f, lib_r, pool, target, head,
-                                 found, n_found, stamp, stamp_counter, limits, stats)
+        status = search_one_past(x, acc, top, frags, target, head, answers, limits, stats)
         if _ends(status, found, n_found):
             return status
-    status = _items_then_tails(state, vis, TWO, top, top + 2, level_start, level_end, kinds, lib_f, lib_r,
-                               pool, target, head, k, found, n_found, limits, stats)
+    status = _items_then_tails(state, vis, TWO, top, top + 2, frags, target, head, k, answers, limits, stats)
     if status != GO_ON:
         return status
     # LOOP(n){b} with b of `top` tokens, then one primitive.
@@ -263,21 +275,21 @@ def search_two_past(state, vis, top, level_start, level_end, kinds, lib_f, lib_r
         stats[0] += 1
         if expired(limits, stats):
             return OUT_OF_TIME
-        if _loop_then_tail(state, vis, b, NO_ENTRY, ONE, level_start, level_end, lib_f, lib_r, pool,
-                           target, prefix, found, n_found, stamp, stamp_counter, stats):
+        if _loop_then_tail(state, vis, b, NO_ENTRY, ONE, frags, target, prefix, answers, stats):
             return EXHAUSTED
     # A final loop whose body is a new item of a tokens followed by a stored entry of top + 1 - a.
-    status = _pair_finals(state, vis, NO_ENTRY, ONE, top, top + 1, level_start, level_end, kinds, lib_f,
-                          lib_r, pool, target, prefix, found, n_found, stamp, stamp_counter, limits, stats)
+    status = _pair_finals(state, vis, NO_ENTRY, ONE, top, top + 1, frags, target, prefix, answers, limits,
+                          stats)
     return OUT_OF_TIME if status == OUT_OF_TIME else EXHAUSTED
 
 
 @njit(cache=True)
-def _layer_finals(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, pool, target, found, n_found,
-                  stamp, stamp_counter, count_cap, limits, stats):
+def _layer_finals(state, vis, top, frags, target, answers, count_cap, limits, stats):
     """The final loops ``LOOP{p LOOP(n){b}}`` and ``LOOP{LOOP(n){b} p}`` (p a primitive, b of ``top``
     tokens, every count n that can differ) without the loop layer stored: each inner loop is run
     count by count. Returns OUT_OF_TIME, or EXHAUSTED (``found`` full or all tried)."""
+    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    found, n_found, stamp, stamp_counter = answers
     acc = np.empty(target.shape[0], np.uint64)
     empty = np.zeros(0, np.int64)
     no = NO_ENTRY
@@ -293,15 +305,13 @@ def _layer_finals(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, 
                         return OUT_OF_TIME
                     first = p if before == 1 else no
                     last = no if before == 1 else p
-                    if _final(state, vis, first, b, last, n, lib_f, lib_r, pool, target, empty, found,
-                              n_found, stamp, stamp_counter, acc):
+                    if _final(state, vis, first, b, last, n, frags, target, empty, answers, acc):
                         return EXHAUSTED
     return EXHAUSTED
 
 
 @njit(cache=True)
-def search_three_past(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, pool, target,
-                 found, n_found, stamp, stamp_counter, virtual, count_cap, limits, stats):
+def search_three_past(state, vis, top, frags, target, answers, virtual, count_cap, limits, stats):
     """Programs of ``top + 3`` tokens from one state: levels 1..top complete, plus the loop layer.
 
     The loop layer, level ``top + 1`` of the library, holds the new ``LOOP(n){b}`` behaviours with
@@ -322,6 +332,8 @@ def search_three_past(state, vis, top, level_start, level_end, kinds, lib_f, lib
       loop-layer item and a primitive. (A body that is one loop is one token too many:
       ``LOOP{LOOP(n){b}}`` behaves as ``LOOP{b}``.)
     """
+    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    found, n_found, stamp, stamp_counter = answers
     words = target.shape[0]
     acc = np.empty(words, np.uint64)
     head = np.zeros(PIECE_FIELDS, np.int64)
@@ -336,8 +348,7 @@ def search_three_past(state, vis, top, level_start, level_end, kinds, lib_f, lib
             stats[0] += 1
             if expired(limits, stats):
                 return OUT_OF_TIME
-            if _loop_then_tail(state, vis, b, no, TWO, level_start, level_end, lib_f, lib_r, pool,
-                               target, empty, found, n_found, stamp, stamp_counter, stats):
+            if _loop_then_tail(state, vis, b, no, TWO, frags, target, empty, answers, stats):
                 return EXHAUSTED
     # LOOP(n){h t} (h a new item of c tokens, t stored of top + 1 - c), then one primitive.
     for c in range(1, top + 1):
@@ -348,30 +359,26 @@ def search_three_past(state, vis, top, level_start, level_end, kinds, lib_f, lib
                 stats[0] += 1
                 if expired(limits, stats):
                     return OUT_OF_TIME
-                if _loop_then_tail(state, vis, h, t, ONE, level_start, level_end, lib_f, lib_r, pool,
-                                   target, empty, found, n_found, stamp, stamp_counter, stats):
+                if _loop_then_tail(state, vis, h, t, ONE, frags, target, empty, answers, stats):
                     return EXHAUSTED
     # The final loop over top + 2 tokens.
     for p in range(level_start[1], level_end[1]):
-        status = _pair_finals(state, vis, np.int64(p), ONE, top, top + 1, level_start, level_end, kinds,
-                              lib_f, lib_r, pool, target, empty, found, n_found, stamp, stamp_counter, limits,
-                              stats)
+        status = _pair_finals(state, vis, np.int64(p), ONE, top, top + 1, frags, target, empty, answers,
+                              limits, stats)
         if status != GO_ON:
             return status
         for h in range(level_start[layer], level_end[layer] if virtual == 0 else level_start[layer]):
             stats[0] += 1
             if expired(limits, stats):
                 return OUT_OF_TIME
-            if _final(state, vis, p, h, no, ONE, lib_f, lib_r, pool, target, empty, found, n_found, stamp,
-                      stamp_counter, acc):
+            if _final(state, vis, p, h, no, ONE, frags, target, empty, answers, acc):
                 return EXHAUSTED
-    status = _pair_finals(state, vis, no, TWO, stored_layer, top + 2, level_start, level_end, kinds, lib_f,
-                          lib_r, pool, target, empty, found, n_found, stamp, stamp_counter, limits, stats)
+    status = _pair_finals(state, vis, no, TWO, stored_layer, top + 2, frags, target, empty, answers, limits,
+                          stats)
     if status != GO_ON:
         return status
     if virtual != 0:
-        status = _layer_finals(state, vis, top, level_start, level_end, kinds, lib_f, lib_r, pool, target,
-                               found, n_found, stamp, stamp_counter, count_cap, limits, stats)
+        status = _layer_finals(state, vis, top, frags, target, answers, count_cap, limits, stats)
         if _ends(status, found, n_found):
             return status
     # Last, the cases that open with a stored item: by far the most programs, so a program of
@@ -379,8 +386,7 @@ def search_three_past(state, vis, top, level_start, level_end, kinds, lib_f, lib
     for h in range(level_start[1], level_end[1]):
         x = enter(state, vis, h, lib_f, lib_r, pool, acc)
         _set_piece(head, 0, PIECE_ENTRY, h, -1, -1, 0)
-        status = search_two_past(x, acc, top, level_start, level_end, kinds, lib_f, lib_r, pool, target, head,
-                                 found, n_found, stamp, stamp_counter, limits, stats)
+        status = search_two_past(x, acc, top, frags, target, head, answers, limits, stats)
         if _ends(status, found, n_found):
             return status
     # A two-token item leaves top + 1 tokens (search_one_past); a larger one, a stored tail.
@@ -392,12 +398,11 @@ def search_three_past(state, vis, top, level_start, level_end, kinds, lib_f, lib
             return OUT_OF_TIME
         x = enter(state, vis, h, lib_f, lib_r, pool, acc)
         _set_piece(head, 0, PIECE_ENTRY, h, -1, -1, 0)
-        status = search_one_past(x, acc, top, level_start, level_end, kinds, lib_f, lib_r, pool, target, head,
-                                 found, n_found, stamp, stamp_counter, limits, stats)
+        status = search_one_past(x, acc, top, frags, target, head, answers, limits, stats)
         if _ends(status, found, n_found):
             return status
-    status = _items_then_tails(state, vis, THREE, stored_layer, top + 3, level_start, level_end, kinds, lib_f,
-                               lib_r, pool, target, head, ZERO, found, n_found, limits, stats)
+    status = _items_then_tails(state, vis, THREE, stored_layer, top + 3, frags, target, head, ZERO, answers,
+                               limits, stats)
     if status != GO_ON:
         return status
     return EXHAUSTED

@@ -18,6 +18,8 @@ This module imports numba: import it only inside command functions.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -27,6 +29,12 @@ from gridsolver.core.kernels.stops import EXHAUSTED, OUT_OF_MEMORY
 from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, canonical, new_slot, set_slot
 
 MAX_LOAD = 0.6  # a layer's set is grown past this load (endgame.MAX_LOAD too)
+
+#: Every jump of the board as three parallel arrays of holes: from ``a[t]`` over ``b[t]`` into ``c[t]``.
+Jumps = namedtuple("Jumps", "a b c")
+#: Pagoda functions and their floors: ``weights[k]`` (one weight per bit) must weigh at least
+#: ``floors[k]`` on every position that can still reach the target.
+Pagodas = namedtuple("Pagodas", "weights floors")
 
 
 @njit(cache=True)
@@ -44,17 +52,17 @@ def weight_of(p, weights):
 
 
 @njit(cache=True)
-def expand(layer, lo, tri_a, tri_b, tri_c, images, weights, floors, keys, node_limit, deadline_ns,
-           stats):
-    """Put every child of ``layer[lo:]`` (one jump on) into the set ``keys``, canonical under the
+def expand(layer, lo, jumps, images, pagodas, keys, node_limit, deadline_ns, stats):
+    """Put every child of ``layer[lo:]`` (one of ``jumps`` on) into the set ``keys``, canonical under the
     symmetries of ``images`` (see :func:`gridsolver.pegs.kernels.bitboard.canonical`).
 
-    ``weights[k]`` is a pagoda function (one weight per bit) and ``floors[k]`` its floor: a child
-    whose pegs weigh less than ``floors[k]`` under some ``weights[k]`` is left out (no game from it
-    reaches the target: a jump never raises the weight). ``stats[0]`` += jumps made, ``stats[1]`` =
-    children in the set. Returns EXHAUSTED, a budget code, or OUT_OF_MEMORY with ``stats[2]`` = the
-    parent whose children did not fit (go on from it after the set grows).
+    A child whose pegs weigh less than a floor of ``pagodas`` under its weights is left out (no
+    game from it reaches the target: a jump never raises the weight). ``stats[0]`` += jumps made,
+    ``stats[1]`` = children in the set. Returns EXHAUSTED, a budget code, or OUT_OF_MEMORY with
+    ``stats[2]`` = the parent whose children did not fit (go on from it after the set grows).
     """
+    tri_a, tri_b, tri_c = jumps
+    weights, floors = pagodas
     capacity = np.int64(keys.shape[0] * MAX_LOAD)
     count = stats[1]
     nodes = 0

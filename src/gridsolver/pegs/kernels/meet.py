@@ -27,6 +27,8 @@ This module imports numba: import it only inside command functions.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -37,6 +39,13 @@ from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, canonical, new_slot, s
 
 MAX_LOAD = 0.6  # a layer stops (for a bigger set, or out of memory) past this load; meet.MAX_LOAD too
 REFILL_CLOCK_EVERY = 1 << 16  # positions put in a grown set between two clock readings
+
+#: The jumps grouped by from-hole: hole ``a``'s are ``start[a]:start[a + 1]``, each over the hole
+#: ``over[j]`` to the hole ``to[j]`` (:func:`gridsolver.pegs.meet.adjacency`).
+Chains = namedtuple("Chains", "start over to")
+#: One side's set of reached positions: ``keys`` (open addressing, 0 = empty) and, slot by slot,
+#: the moves it took to reach each (``levels``).
+Reached = namedtuple("Reached", "keys levels")
 
 
 @njit(cache=True)
@@ -59,24 +68,24 @@ def level_of(keys, levels, p):
 
 
 @njit(cache=True)
-def expand(order, lo, hi, adj_start, adj_over, adj_to, images, reverse, keys, levels, level,
-           other_keys, other_levels, node_limit, deadline_ns, stats, meeting):
+def expand(order, lo, hi, chains, images, reverse, mine, level, theirs, node_limit, deadline_ns, stats,
+           meeting):
     """Add every position one move (``reverse``: one reverse move) from ``order[lo:hi]``.
 
-    New positions go into this side's set at ``level`` and are appended to
-    ``order`` from ``hi``. Each is looked up in the other side's set; on the
+    New positions go into this side's set (``mine``) at ``level`` and are appended to
+    ``order`` from ``hi``. Each is looked up in the other side's set (``theirs``); on the
     first one found there, returns FOUND with ``meeting[0]`` = the position and
     ``stats[2]`` = its level on the other side. Otherwise EXHAUSTED (the layer
     is complete; ``stats[3]`` = the new count) or a budget code. stats[0] +=
     jumps tried. OUT_OF_MEMORY: the set is full; see :func:`expand_from`.
     """
-    return expand_from(order, lo, hi, hi, adj_start, adj_over, adj_to, images, reverse, keys, levels,
-                       level, other_keys, other_levels, node_limit, deadline_ns, stats, meeting)
+    return expand_from(order, lo, hi, hi, chains, images, reverse, mine, level, theirs, node_limit,
+                       deadline_ns, stats, meeting)
 
 
 @njit(cache=True)
-def expand_from(order, lo, hi, count, adj_start, adj_over, adj_to, images, reverse, keys, levels, level,
-                other_keys, other_levels, node_limit, deadline_ns, stats, meeting):
+def expand_from(order, lo, hi, count, chains, images, reverse, mine, level, theirs, node_limit, deadline_ns,
+                stats, meeting):
     """:func:`expand` from ``order[lo]`` on, with ``order[hi:count]`` already found in this layer.
 
     When the set reaches ``MAX_LOAD`` it returns OUT_OF_MEMORY with
@@ -87,6 +96,9 @@ def expand_from(order, lo, hi, count, adj_start, adj_over, adj_to, images, rever
     would have (that position's children already in the set are skipped, and
     the chains through them are still followed).
     """
+    adj_start, adj_over, adj_to = chains
+    keys, levels = mine
+    other_keys, other_levels = theirs
     capacity = min(order.shape[0], np.int64(keys.shape[0] * MAX_LOAD))
     stack_pos = np.zeros(65, dtype=np.uint64)
     stack_bit = np.zeros(65, dtype=np.int64)
