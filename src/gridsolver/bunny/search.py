@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -121,15 +122,17 @@ class Library:
         rows: np.ndarray = self.pool[self.lib_r[entry]]
         return rows
 
-    def _store(self) -> tuple[np.ndarray, ...]:
-        """The arrays every insert takes, after the entry's own (see kernels.library.insert)."""
-        return (self.lib_f, self.lib_r, self.kinds, self.arg0, self.arg1, self.tokens, self.hashes,
-                self.table, self.counter, self.pool, self.pool_hash, self.row_table, self.rows, self.mem)
+    def _store(self) -> Any:
+        """The library's arrays as the kernels take them (kernels.library.Store), made anew after a
+        table grows."""
+        return self._k.Store(self.lib_f, self.lib_r, self.kinds, self.arg0, self.arg1, self.tokens,
+                             self.hashes, self.table, self.counter, self.pool, self.pool_hash, self.row_table,
+                             self.rows, self.mem)
 
     def _add(self, behaviour, kind: int, arg0: int, arg1: int, tokens: int) -> None:
         f, v = reference.to_arrays(self.board, behaviour)
         r = np.full(len(f), -1, np.int32)
-        while self._k.insert(f, v, r, kind, arg0, arg1, tokens, *self._store()) == -2:
+        while self._k.insert(f, v, r, kind, arg0, arg1, tokens, self._store()) == -2:
             if not self.grow_table():
                 raise MemoryError("the memory budget cannot hold the primitive fragments")
 
@@ -175,7 +178,7 @@ class Library:
             self.level_start[j] = self.counter[0]
         cursor = np.zeros(3, np.int64)  # where a builder stopped for a bigger table (see kernels.library)
         while True:
-            args = (self.level_start, self.level_end, *self._store())
+            args = (self.level_start, self.level_end, self._store())
             status = EXHAUSTED if loops_done else K.build_loops(j, *args, count_cap, limits, stats, cursor)
             if status == EXHAUSTED:
                 loops_done = True

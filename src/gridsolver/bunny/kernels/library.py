@@ -35,6 +35,8 @@ plain-Python reference of every kernel is :mod:`gridsolver.bunny.reference`.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -47,6 +49,11 @@ from gridsolver.core.kernels.table import home_slot, next_entry
 KIND_PRIMITIVE, KIND_LOOP, KIND_SEQUENCE, KIND_EMPTY = 0, 1, 2, 3
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+
+#: The library's arrays, as described above (``arg0s``, ``arg1s``, ``toks``: each entry's
+#: ``arg0``, ``arg1`` and tokens; ``counter[0]`` entries, ``rows[0]`` pool rows so far).
+Store = namedtuple("Store", ["lib_f", "lib_r", "kinds", "arg0s", "arg1s", "toks", "hashes", "table",
+                             "counter", "pool", "pool_hash", "row_table", "rows", "mem"])
 
 
 @njit(cache=True, inline="always")
@@ -160,14 +167,15 @@ def _same_behaviour(lib_f, lib_r, pool, e, f, v, r):
 
 
 @njit(cache=True)
-def insert(buf_f, buf_v, buf_r, kind, arg0, arg1, tokens, lib_f, lib_r, kinds, arg0s, arg1s, toks,
-           hashes, table, counter, pool, pool_hash, row_table, rows, mem):
+def insert(buf_f, buf_v, buf_r, kind, arg0, arg1, tokens, store):
     """Add a behaviour unless an equal one is stored. Returns its new id, -1 (seen) or -2 (full).
 
     ``buf_r[s]`` is the pool id of the row ``buf_v[s]`` when the caller knows it, else -1; a
     new or seen behaviour leaves every row's id there. ``mem`` = (byte limit, bytes per entry,
     bytes per pooled row): entries and rows together stay within the limit.
     """
+    (lib_f, lib_r, kinds, arg0s, arg1s, toks, hashes, table, counter, pool, pool_hash, row_table, rows,
+     mem) = store
     h = behaviour_hash(buf_f, buf_v)
     slot = next_entry(table, hashes, h, home_slot(table, h))
     while table[slot] >= 0:  # an entry with the same hash: compare it in full
@@ -237,8 +245,7 @@ def compose_stored(h, t, lib_f, lib_r, pool, out_f, out_v, out_r):
 
 
 @njit(cache=True)
-def build_loops(j, level_start, level_end, lib_f, lib_r, kinds, arg0s, arg1s, toks, hashes, table,
-                counter, pool, pool_hash, row_table, rows, mem, count_cap, limits, stats, cursor):
+def build_loops(j, level_start, level_end, store, count_cap, limits, stats, cursor):
     """Add every new LOOP(n){b} behaviour for bodies b of j - 1 tokens.
 
     ``stats[0]`` counts candidate behaviours, ``stats[1]`` the largest count
@@ -247,6 +254,7 @@ def build_loops(j, level_start, level_end, lib_f, lib_r, kinds, arg0s, arg1s, to
     LIBRARY_FULL leaves there the body it stopped in: its loops already
     stored are found again, never stored twice).
     """
+    lib_f, lib_r, kinds, pool = store.lib_f, store.lib_r, store.kinds, store.pool
     n_states = lib_f.shape[1]
     words = pool.shape[1]
     cur_f = np.empty(n_states, np.int32)
@@ -329,21 +337,20 @@ def build_loops(j, level_start, level_end, lib_f, lib_r, kinds, arg0s, arg1s, to
                 return OUT_OF_TIME
             if n > stats[1]:
                 stats[1] = n
-            e = insert(cur_f, cur_w, cur_r, np.int64(KIND_LOOP), b, n, j, lib_f, lib_r, kinds, arg0s, arg1s,
-                       toks, hashes, table, counter, pool, pool_hash, row_table, rows, mem)
+            e = insert(cur_f, cur_w, cur_r, np.int64(KIND_LOOP), b, n, j, store)
             if e == -2:
                 return LIBRARY_FULL
     return EXHAUSTED
 
 
 @njit(cache=True)
-def build_sequences(j, level_start, level_end, lib_f, lib_r, kinds, arg0s, arg1s, toks, hashes, table,
-                    counter, pool, pool_hash, row_table, rows, mem, limits, stats, cursor):
+def build_sequences(j, level_start, level_end, store, limits, stats, cursor):
     """Add every new behaviour ``head tail`` of j tokens: head a new item of a tokens, tail j - a.
 
     Heads before (``cursor[1]`` tokens, entry ``cursor[2]``) are done already: see
     :func:`build_loops`.
     """
+    lib_f, lib_r, kinds, pool = store.lib_f, store.lib_r, store.kinds, store.pool
     n_states = lib_f.shape[1]
     words = pool.shape[1]
     buf_f = np.empty(n_states, np.int32)
@@ -361,8 +368,7 @@ def build_sequences(j, level_start, level_end, lib_f, lib_r, kinds, arg0s, arg1s
                     return OUT_OF_TIME
                 compose_stored(h, t, lib_f, lib_r, pool, buf_f, buf_v, buf_r)
                 stats[0] += 1
-                e = insert(buf_f, buf_v, buf_r, np.int64(KIND_SEQUENCE), h, t, j, lib_f, lib_r, kinds, arg0s,
-                           arg1s, toks, hashes, table, counter, pool, pool_hash, row_table, rows, mem)
+                e = insert(buf_f, buf_v, buf_r, np.int64(KIND_SEQUENCE), h, t, j, store)
                 if e == -2:
                     return LIBRARY_FULL
     return EXHAUSTED
