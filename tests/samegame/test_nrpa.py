@@ -196,7 +196,7 @@ def test_level_one_plays_and_adapts_like_the_reference(seed, playouts):
     b = random_board(6, 5, 3, seed=seed % 7)
     cells, path = to_cells(b.grid), np.zeros(30, np.int32)
     state = nrpa_state(30, 1)
-    points, length, used = nrpa_run(cells, 6, 5, 1, 20, False, seed, NO_LIMIT, playouts, path, 1, *state,
+    points, length, used = nrpa_run(cells, 6, 5, 1, 20, False, seed, NO_LIMIT, playouts, path, 1, state,
                                     False)
     best, best_seq, policy = reference_level_one(b, 1, seed, playouts)
     assert used == playouts and points == best and list(path[:length]) == list(best_seq)
@@ -209,9 +209,9 @@ def test_a_resumed_run_goes_on_where_it_stopped():
     b = random_board(8, 8, 3, seed=5)
     cells, path = to_cells(b.grid), np.zeros(64, np.int32)
     state = nrpa_state(64, 3)
-    first, _, used = nrpa_run(cells, 8, 8, 3, 10, False, 3, NO_LIMIT, 255, path, -1, *state, False)
+    first, _, used = nrpa_run(cells, 8, 8, 3, 10, False, 3, NO_LIMIT, 255, path, -1, state, False)
     assert used == 255 and list(state[5][1:]) == [5, 5, 2]
-    points, length, used = nrpa_run(cells, 8, 8, 3, 10, False, 4, NO_LIMIT, 40, path, -1, *state, True)
+    points, length, used = nrpa_run(cells, 8, 8, 3, 10, False, 4, NO_LIMIT, 40, path, -1, state, True)
     assert used == 40 and list(state[5][1:]) == [5, 9, 2]  # a fresh run would be at [0, 4, 0]
     assert points >= first  # the best game the state holds still counts
     outcome = samegame_rules.replay(b, [index_to_move(i, 8) for i in path[:length]])

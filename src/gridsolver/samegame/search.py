@@ -292,7 +292,7 @@ def samegame_worker(task: SameGameTask) -> Outcome:
         state = nrpa_state(n, task.level)
         _, length, nodes = nrpa_run(cells, width, height, task.level, NRPA_ITERATIONS, guided,
                                     task.seed % 2**31, interrupt.capped(deadline), task.node_limit, path,
-                                    task.tabu, *state, False)
+                                    task.tabu, state, False)
         if length > 0:
             how = f"rating run of tabu colour {task.tabu} (nrpa level {task.level})"
             points = line_points(cells, width, height, path[:length], task.penalty)
@@ -309,7 +309,7 @@ def samegame_worker(task: SameGameTask) -> Outcome:
             limit = (task.node_limit - nodes) // share
             _, length, used = nrpa_run(cells, width, height, task.level, NRPA_ITERATIONS, guided, seed,
                                        interrupt.capped(deadline), limit, path, task.tabu,
-                                       *state, task.resume is not None)
+                                       state, task.resume is not None)
             nodes += used
             watch.call_ended(used)
             if length > 0 and (run_points := line_points(cells, width, height, path[:length],

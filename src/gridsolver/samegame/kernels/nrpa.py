@@ -10,6 +10,8 @@ be resumed. The adaptation reads a game's recorded codes
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -142,18 +144,24 @@ def adapt_policy(start, policy, seq, length, tabu, alpha, work, codes):
     adapt_codes(policy, record, length, alpha, delta)
 
 
+#: The whole state of an NRPA search (:func:`nrpa_state`): the code keys, each level's policy, the
+#: points, length and moves of each level's best game, and the iterations each level has done.
+SearchState = namedtuple("SearchState", "keys policies level_best level_len level_seq level_iter")
+
+
 def nrpa_state(n, level, hash_bits=0, seed=0):
-    """Fresh search state for :func:`nrpa_run` on an ``n``-cell board: (keys, policies, best points,
-    length and moves of each level's best game, iterations done per level). ``keys`` hash a group's
-    cells and colour into 2^hash_bits policy codes (empty: codes are (colour, canonical cell))."""
+    """Fresh :data:`SearchState` for :func:`nrpa_run` on an ``n``-cell board. ``keys`` hash a
+    group's cells and colour into 2^hash_bits policy codes (empty: codes are (colour, canonical
+    cell))."""
     if hash_bits > 0:
         keys = np.random.default_rng(seed).integers(1, 1 << 62, n + MAX_COLOURS_CODE, dtype=np.int64)
         codes = 1 << hash_bits
     else:
         keys = np.empty(0, np.int64)
         codes = MAX_COLOURS_CODE * n
-    return (keys, np.zeros((level + 1, codes), np.float64), np.full(level + 1, NO_VALUE, np.int64),
-            np.zeros(level + 1, np.int64), np.zeros((level + 1, n), np.int32), np.zeros(level + 1, np.int64))
+    return SearchState(keys, np.zeros((level + 1, codes), np.float64), np.full(level + 1, NO_VALUE, np.int64),
+                       np.zeros(level + 1, np.int64), np.zeros((level + 1, n), np.int32),
+                       np.zeros(level + 1, np.int64))
 
 
 def nrpa(start, width, height, level, iterations, penalty, seed, deadline_ns, playout_limit, best_seq,
@@ -161,19 +169,19 @@ def nrpa(start, width, height, level, iterations, penalty, seed, deadline_ns, pl
     """One :func:`nrpa_run` from a fresh state; returns (points, length, playouts)."""
     state = nrpa_state(width * height, level, hash_bits, seed)
     return nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns, playout_limit,
-                    best_seq, tabu, *state, False)
+                    best_seq, tabu, state, False)
 
 
 @njit(cache=True, error_model="numpy")
 def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns, playout_limit, best_seq,
-             tabu, keys, policies, level_best, level_len, level_seq, level_iter, resume):
+             tabu, state, resume):
     """Nested rollout policy adaptation (Rosin 2011) from ``start``, restarted until the deadline.
 
     Level 1 plays ``iterations`` policy playouts, adapting its policy towards
     the best game after each; level L runs ``iterations`` searches of level
     L-1, each from a copy of its policy, and adapts towards the best game they
     return. The recursion is unrolled onto per-level arrays (kernels do not
-    recurse), which are the search's whole state (:func:`nrpa_state`): with
+    recurse), which are the search's whole ``state`` (:data:`SearchState`): with
     ``resume`` the search goes on where a run that stopped left them.
     Playouts never take the tabu colour (-1: the most frequent one at the
     start) while another move exists. A move's code is (colour, canonical
@@ -181,6 +189,7 @@ def nrpa_run(start, width, height, level, iterations, penalty, seed, deadline_ns
     (points, length, playouts) of the best game seen (on resuming, the best
     that the state still holds counts); its moves go to ``best_seq``.
     """
+    keys, policies, level_best, level_len, level_seq, level_iter = state
     np.random.seed(seed)
     n = width * height
     board = Start(start, width, height)
