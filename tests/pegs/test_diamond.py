@@ -111,6 +111,7 @@ def test_first_meeting_and_heavy_enough_are_their_references(positions, seed):
     assert keep.tolist() == want and kept == sum(want)
 
 
+@pytest.mark.slow  # every single-vacancy problem of the board, each with its linear programs: 40-50 s
 @pytest.mark.parametrize("name", ["3x6", "4x4"])
 def test_a_meeting_decides_small_problems_as_brute_force_does(name):
     board = named(name)
