@@ -163,3 +163,18 @@ def test_the_next_beam_centre_moves_toward_the_peg_left_farthest_out():
     assert (r, c) == pytest.approx(expected)
     pair = board.with_pegs(1 << board.index((0, 0)) | 1 << board.index((0, 1)))
     assert search.toward_stranded(pair, [((0, 0), (0, 2))], middle) == middle  # one peg left: none stranded
+
+
+def test_a_node_budget_gives_the_depth_first_phase_nodes_not_a_clock_of_its_own():
+    """Under --nodes the most-jumps search repeats exactly: its first phase stops at a node count, where a
+    time share (a second) would stop it wherever a loaded machine happened to be."""
+    from gridsolver.core.budget import Budget
+    from gridsolver.pegs.search import PHASE_ONE_NODES, phase_one_budget
+
+    overall = Budget(time_s=60, nodes=3_000_000)
+    first = phase_one_budget(overall)
+    assert first.nodes == PHASE_ONE_NODES and first.deadline_ns() == overall.deadline_ns()
+    assert phase_one_budget(Budget(time_s=60, nodes=1000)).nodes == 1000
+    timed = phase_one_budget(Budget(time_s=10))
+    assert timed.time_s == 0.5 and timed.nodes is None
+    assert phase_one_budget(Budget(time_s=None)).nodes == 5_000_000

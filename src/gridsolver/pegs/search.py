@@ -332,6 +332,22 @@ def report(board: Board, label: str, objective: str, finish: Cell | None, strate
 
 # -- jumps -------------------------------------------------------------------------
 
+#: Phase 1 of the most-jumps search under a node budget stops at this many nodes (about the second it
+#: gets under a time budget, at 2 million nodes a second), so that a node budget repeats exactly.
+PHASE_ONE_NODES = 2_000_000
+
+
+def phase_one_budget(budget: Budget) -> Budget:
+    """The depth-first phase's part of ``budget``: a twentieth of the time (at most 1 s) or, under a
+    node budget, at most :data:`PHASE_ONE_NODES` nodes and no clock of its own (a time share would
+    make the nodes, and so the answer, depend on the machine's speed); phase 2 gets the rest."""
+    if budget.nodes is not None:
+        return Budget(time_s=budget.time_s, memory_mb=budget.memory_mb,
+                      nodes=min(budget.nodes, PHASE_ONE_NODES), started_ns=budget.started_ns)
+    share = 1.0 if budget.time_s is None else min(0.05 * budget.time_s, 1.0)
+    return Budget(time_s=share, memory_mb=budget.memory_mb, nodes=None if budget.time_s else 5_000_000)
+
+
 def _solve_jumps(board: Board, budget: Budget, seed: int, note: Callable[[str], None] | None = None):
     """Exhaustive search first (proves small boards), then beam searches of doubling width.
 
@@ -343,11 +359,8 @@ def _solve_jumps(board: Board, budget: Budget, seed: int, note: Callable[[str], 
     bound = fewest_pegs_bound(board)
     goal = board.peg_count - bound.pegs
     watch.bounded(goal)  # the position classes' fewest pegs: at most this many jumps
-    # phase 1 gets a twentieth of the time (at most 1 s), phase 2 the rest
-    share = 1.0 if budget.time_s is None else min(0.05 * budget.time_s, 1.0)
-    nodes = budget.nodes if budget.nodes is not None else (None if budget.time_s else 5_000_000)
-    phase1 = Budget(time_s=share, memory_mb=budget.memory_mb, nodes=nodes)
-    code, best, nodes, runs, entries, _ = _restarted_dfs(board, layout, perms, phase1, seed, goal=goal)
+    code, best, nodes, runs, entries, _ = _restarted_dfs(board, layout, perms, phase_one_budget(budget), seed,
+                                                         goal=goal)
     extra = {"symmetries": len(perms), "restarts": runs, "table_entries": entries,
              "fewest_pegs_possible": bound.pegs}
     if len(best) >= goal:
