@@ -1,5 +1,6 @@
 """SameGame's kernels against the plain-Python rules: the groups kept up to date through a game, and
-the answers of nested Monte-Carlo search and of the score beam."""
+the answers of nested Monte-Carlo search, of the score beam and of the tabu beam (against its
+plain-Python reference)."""
 
 import numpy as np
 from hypothesis import given, settings
@@ -7,9 +8,16 @@ from hypothesis import strategies as st
 
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
-from gridsolver.clickomania.kernels.groups import index_to_move, remove_settle, to_cells, zobrist_table
+from gridsolver.clickomania.kernels.groups import (
+    MAX_COLOURS_CODE,
+    index_to_move,
+    remove_settle,
+    to_cells,
+    zobrist_table,
+)
+from gridsolver.samegame import reference
 from gridsolver.samegame import rules as samegame_rules
-from gridsolver.samegame.kernels.beam import beam_search
+from gridsolver.samegame.kernels.beam import TABU_WEIGHTS, beam_search, tabu_beam, tabu_value
 from gridsolver.samegame.kernels.nmcs import nmcs
 from gridsolver.samegame.kernels.tracking import dirty_zone, refresh_groups, tracked_moves
 
@@ -60,3 +68,37 @@ def test_beam_search_sequences_replay_to_its_value():
     value, length, _, _ = beam_search(to_cells(b.grid), b.width, b.height, zobrist_table(n), 8,
                                       False, NO_LIMIT, NO_LIMIT, path)
     assert samegame_rules.replay(b, [index_to_move(i, b.height) for i in path[:length]]).score == -value
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(max_side=7), st.sampled_from([1, 2, 5, 16]), st.booleans(),
+       st.sampled_from([TABU_WEIGHTS, (8, 2, 8000, 4000, 300, 600, 4, 4), (0, 0, 0, 0, 0, 0, 0, 0)]),
+       st.sampled_from([0, 4]))
+def test_tabu_beam_scores_like_the_reference(b, beam_width, penalty, weights, endgame_groups):
+    # the kernel and the plain-Python beam keep the same positions, so find the same best score
+    n = b.width * b.height
+    counts = b.colour_counts()
+    tabu = max(counts, key=lambda c: counts[c]) if counts else 0
+    path = np.zeros(max(n, 1), np.int32)
+    table = np.zeros(1 << 16, np.int64), np.zeros(1 << 16, np.int64), np.zeros(1 << 16, np.int32)
+    value, length, _, _ = tabu_beam(to_cells(b.grid), b.width, b.height, zobrist_table(n), beam_width,
+                                    penalty, tabu, np.array(weights, np.int64), NO_LIMIT, NO_LIMIT, path,
+                                    table, 0, 0, endgame_groups, NO_LIMIT)
+    expected = reference.tabu_beam(b, beam_width, penalty, tabu, weights, endgame_groups)
+    if expected is None:
+        assert length == -1
+        return
+    assert -value == expected[0]
+    moves = [index_to_move(i, b.height) for i in path[:length]]
+    assert samegame_rules.replay(b, moves, penalty=penalty).score == expected[0]
+
+
+def test_tabu_value_matches_the_reference():
+    b = random_board(9, 8, 4, seed=7)
+    n = b.width * b.height
+    cells = to_cells(b.grid)
+    scratch = np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32)
+    weights = (8, 2, 8000, 4000, 300, 600, 4, 4)
+    value, over = tabu_value(cells, b.width, b.height, 17, 1, np.array(weights, np.int64),
+                             np.zeros(MAX_COLOURS_CODE, np.int64), *scratch)
+    assert not over and value == reference.tabu_value(b, 17, 1, weights)

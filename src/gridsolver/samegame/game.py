@@ -40,7 +40,8 @@ class SameGameGame(ClickomaniaBoards):
         Option("penalty", bool, False,
                "Subtract an end penalty of (cells left - 2)^2 when the board is not cleared."),
         Option("method", str, "nrpa", "nrpa (default): nested rollout policy adaptation; mcbeam: beam ranked "
-               "by playouts; beam: heuristic beam; nmcs: nested Monte-Carlo.", choices=METHODS),
+               "by playouts; beam: tabu beam over whole positions; nmcs: nested Monte-Carlo.",
+               choices=METHODS),
     )
 
     def replay(self, board: Board, solution: Any, options: Mapping[str, Any]) -> Replayed[Board]:

@@ -1,8 +1,9 @@
 """Plain-Python references of SameGame's kernels, written from their definitions (tiny boards only).
 
 The tests check the kernels against these: the moves a policy playout
-chooses among (:func:`allowed_moves`), NRPA's adaptation (:func:`adapt`)
-and the exact value of an ending (:func:`endgame_value`). The board rules
+chooses among (:func:`allowed_moves`), NRPA's adaptation (:func:`adapt`),
+the exact value of an ending (:func:`endgame_value`) and the tabu beam
+(:func:`tabu_value`, :func:`tabu_beam`). The board rules
 are :mod:`gridsolver.clickomania.rules`, the points :mod:`.rules`.
 """
 
@@ -62,3 +63,77 @@ def endgame_value(board: Board, penalty: bool) -> int:
                    + value(board_rules.apply(b, m).grid.tobytes()) for m in moves)
 
     return value(board.grid.astype(np.int8).tobytes())
+
+
+def tabu_value(board: Board, points: int, tabu: int, weights: Sequence[int]) -> int:
+    """What a position that is no game end is worth to the tabu beam, in eighths of a point.
+
+    The weights (eighths of a point) are those of
+    :data:`gridsolver.samegame.kernels.beam.TABU_WEIGHTS`, in order: the other
+    colours' groups ((size - 2)^2 each), their counts ((count - 2)^2 each), the
+    clearing bonus while no colour has a single cell left, minus per colour
+    with a single cell left, minus per single cell of another colour, minus per
+    tabu group beyond the first, the tabu colour's groups ((size - 2)^2 each)
+    and the tabu colour in one group ((count - 2)^2).
+    """
+    groups_w, potential_w, clear_w, stranded_w, singles_w, split_w, tabu_groups_w, tabu_whole_w = weights
+    found = board_rules.groups(board)
+    value = 8 * points
+    tabu_groups = [g for g in found if board.grid[g[0]] == tabu]
+    others = [g for g in found if board.grid[g[0]] != tabu]
+    value += groups_w * sum(rules.move_score(len(g)) for g in others if len(g) > 2)
+    value += tabu_groups_w * sum(rules.move_score(len(g)) for g in tabu_groups if len(g) > 2)
+    value -= singles_w * sum(1 for g in others if len(g) == 1)
+    counts = board.colour_counts()
+    for colour, count in counts.items():
+        if count > 2:
+            value += (tabu_whole_w if colour == tabu else potential_w) * rules.move_score(count)
+    stranded = sum(1 for count in counts.values() if count == 1)
+    value += clear_w if stranded == 0 else -stranded_w * stranded
+    value -= split_w * max(0, len(tabu_groups) - 1)
+    return value
+
+
+def tabu_beam(board: Board, beam_width: int, penalty: bool, tabu: int, weights: Sequence[int],
+              endgame_groups: int = 0) -> tuple[int, list[Move]] | None:
+    """The tabu beam written out: after every move keep the ``beam_width`` distinct positions of
+    highest :func:`tabu_value` (ties in the order the children were made: positions in beam order,
+    groups in order of their canonical cell); a child that is a game end is scored at once and
+    takes no place, a position of at most ``endgame_groups`` groups is scored by its exact ending
+    (:func:`endgame_value`) instead of expanded. Returns the best game's (points, moves; no moves of
+    an exact ending), None when no game was scored."""
+    beam: list[tuple[Board, int, list[Move]]] = [(board, 0, [])]
+    best: tuple[int, list[Move]] | None = None
+    while beam:
+        children = []
+        for position, points, moves in beam:
+            found = board_rules.groups(position)
+            if len(found) <= endgame_groups:
+                final = points + endgame_value(position, penalty)
+                if best is None or final > best[0]:
+                    best = (final, moves)
+                continue
+            for group in found:
+                if len(group) < 2:
+                    continue
+                move = board_rules.canonical(group)
+                child = board_rules.apply(position, move)
+                gained = points + rules.move_score(len(group))
+                if board_rules.is_over(child):
+                    final = gained + rules.end_bonus(child.cells_left, True, penalty)
+                    if best is None or final > best[0]:
+                        best = (final, moves + [move])
+                else:
+                    value = tabu_value(child, gained, tabu, weights)
+                    children.append((-value, child, gained, moves + [move]))
+        children.sort(key=lambda c: c[0])
+        seen: set[bytes] = set()
+        beam = []
+        for _, child, gained, moves in children:
+            key = child.grid.tobytes()
+            if key not in seen:
+                seen.add(key)
+                beam.append((child, gained, moves))
+                if len(beam) == beam_width:
+                    break
+    return best

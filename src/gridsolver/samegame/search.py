@@ -8,7 +8,7 @@ one colour dominates, every candidate colour is first rated by a short run,
 and the workers then take the best rated colours, one each
 (:func:`plan_tabu`). Each worker then solves the ending of its best game
 exactly (:func:`polish_ending`). The best game of
-all runs wins. A Monte-Carlo beam, a heuristic beam and level-2 nested
+all runs wins. A Monte-Carlo beam, the tabu beam and level-2 nested
 Monte-Carlo search remain available (``method``); docs/clickomania.md has
 the measurements that chose.
 
@@ -42,7 +42,7 @@ from gridsolver.core.budget import Budget, peak_rss_mb
 from gridsolver.core.errors import InputError
 from gridsolver.core.kernels.random import seed_numba_random
 from gridsolver.core.result import Result, Stats
-from gridsolver.samegame.kernels.beam import beam_search
+from gridsolver.samegame.kernels.beam import TABU_WEIGHTS, beam_search, tabu_beam
 from gridsolver.samegame.kernels.endgame import endgame_line, endgame_value
 from gridsolver.samegame.kernels.nmcs import nmcs
 from gridsolver.samegame.kernels.nrpa import nrpa_run, nrpa_state
@@ -64,6 +64,10 @@ NRPA_RUNS = 2  # per worker on a dominant colour: two runs of 28 s against one o
 MC_BEAM_PLAYOUTS = 1  # rank children by one tabu-colour playout each (kernels.beam.beam_search)
 MC_BEAM_START = 8
 PLAIN_BEAM_START = 64
+TABU_BEAM_PLAYOUTS = 1  # random tabu-colour games from each position the tabu beam keeps (answers only)
+TABU_BEAM_ENDGAME_GROUPS = 16  # a tabu beam position of at most this many groups is solved exactly ...
+TABU_BEAM_ENDGAME_NODES = 100_000  # ... in at most this many nodes
+TABU_BEAM_TABLE_BITS = 18  # 2^18 positions (5 MB) in the table of those exact endings
 RATING_SHARE = 0.3  # of the time, for rating the candidate tabu colours (all rounds together)
 RATED_COLOURS = 4  # the most frequent colours (and ties with the last) that get a rating run
 DOMINANT = 1.15  # a colour with this many times the cells of any other is every worker's tabu colour
@@ -99,6 +103,7 @@ class SameGameTask:
     resume: tuple[np.ndarray, ...] | None = None  # a "nrpa" task's one run goes on from this NRPA state
     guide: bool = NRPA_GUIDE_PENALTY  # NRPA's own objective has the end penalty (see NRPA_GUIDE_PENALTY)
     level: int = NRPA_LEVEL  # NRPA's level (see nrpa_level)
+    colours: tuple[int, ...] = ()  # the tabu beam's tabu colours, each searched at every width
 
 
 class Outcome(NamedTuple):
@@ -268,11 +273,49 @@ def samegame_worker(task: SameGameTask) -> Outcome:
     too_big = task.memory_bytes is not None and _nrpa_bytes(n, task.level) > task.memory_bytes
     if task.method == "nrpa" and too_big:
         task = replace(task, method="mcbeam")  # NRPA's arrays do not fit: the beam sizes itself to memory
-    if task.method in ("mcbeam", "beam"):
-        per_state = 2 * n + (n // 2 + 1) * 20 + 8 * (n // 2 + 2)
-        cap = 1 << 20 if task.memory_bytes is None else max(1, task.memory_bytes // 2 // per_state)
-        playouts = MC_BEAM_PLAYOUTS if task.method == "mcbeam" else 0
-        beam_width = MC_BEAM_START if task.method == "mcbeam" else PLAIN_BEAM_START
+    per_state = 2 * n + (n // 2 + 1) * 20 + 8 * (n // 2 + 2) + 20
+    cap = 1 << 20 if task.memory_bytes is None else max(1, task.memory_bytes // 2 // per_state)
+    if task.method == "beam":
+        seed_numba_random(task.seed % 2**31)
+        polish_from = task.deadline_ns - int(POLISH_SHARE * max(0, task.deadline_ns - time.monotonic_ns()))
+        colours = task.colours or (task.tabu if task.tabu >= 0 else _most_frequent(board),)
+        weights = np.array(TABU_WEIGHTS, np.int64)
+        table = endgame_table(TABU_BEAM_TABLE_BITS, task.memory_bytes)
+        beam_width, done = PLAIN_BEAM_START, True
+        best_seq = path[:0].copy()
+        while done and interrupt.time_left(polish_from) and nodes < task.node_limit:
+            for colour in colours:  # every colour at this width, then twice the width
+                value, length, used, done = tabu_beam(cells, width, height, zob, beam_width, task.penalty,
+                                                      colour, weights, interrupt.capped(polish_from),
+                                                      task.node_limit - nodes, path, table, 0,
+                                                      TABU_BEAM_PLAYOUTS, TABU_BEAM_ENDGAME_GROUPS,
+                                                      TABU_BEAM_ENDGAME_NODES)
+                nodes += used
+                watch.call_ended(used)
+                if length >= 0 and -value > best_points:
+                    best_points, best_seq = int(-value), path[:length].copy()
+                    watch.improved(best_points, _moves_of(best_seq, height))
+                    how = f"tabu beam width {beam_width} tabu colour {colour}"
+                if not done:
+                    break
+            if beam_width >= cap:
+                break
+            beam_width = min(cap, beam_width * 2)
+        if len(best_seq) > 0:
+            polished, polished_seq, used = polish_ending(cells, width, height, best_seq, task.penalty,
+                                                         interrupt.capped(task.deadline_ns),
+                                                         task.node_limit - nodes, task.memory_bytes)
+            nodes += used
+            endgame_nodes += used
+            watch.call_ended(used)
+            if polished > best_points:
+                how += f", ending solved exactly (+{polished - best_points})"
+                best_points, best_seq = polished, polished_seq
+                watch.improved(best_points, _moves_of(best_seq, height))
+            best_moves = path_to_moves(best_seq, len(best_seq), height)
+    elif task.method == "mcbeam":
+        playouts = MC_BEAM_PLAYOUTS
+        beam_width = MC_BEAM_START
         seed_numba_random(task.seed % 2**31)
         while interrupt.time_left(task.deadline_ns) and nodes < task.node_limit:
             value, length, used, done = beam_search(cells, width, height, zob, beam_width, task.penalty,
@@ -348,6 +391,23 @@ def samegame_worker(task: SameGameTask) -> Outcome:
         points, length, _ = nmcs(cells, width, height, 0, task.penalty, task.seed % 2**31, 0, path)
         best_points, best_moves, how = int(points), path_to_moves(path, length, height), "one playout"
     return Outcome(best_points, best_moves, nodes, how, endgame_nodes=endgame_nodes)
+
+
+def _most_frequent(board: Board) -> int:
+    """The colour with the most cells (the lowest code among ties)."""
+    return int(np.argmax(np.bincount(board.grid[board.grid != rules.EMPTY], minlength=1)))
+
+
+def beam_colours(board: Board, workers: int) -> list[tuple[int, ...]]:
+    """Each worker's tabu colours for the tabu beam: the colours NRPA would rate
+    (:func:`tabu_candidates`) dealt round the workers, a worker left without one taking the next most
+    frequent colour (two workers never search the same beam)."""
+    counts = np.bincount(board.grid[board.grid != rules.EMPTY], minlength=1)
+    by_count = [int(c) for c in np.argsort(-counts, kind="stable") if counts[c] > 0] or [0]
+    candidates = tabu_candidates(board) if len(by_count) > 1 else by_count
+    while len(candidates) < min(workers, len(by_count)):
+        candidates.append(by_count[len(candidates)])
+    return [tuple(candidates[i::workers]) or (candidates[i % len(candidates)],) for i in range(workers)]
 
 
 def _moves_of(seq: np.ndarray, height: int) -> Callable[[], list[list[int]]]:
@@ -443,6 +503,7 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
 
     nrpa_fits = fits(level)
     tabus = plan_tabu(board, workers, rate) if method == "nrpa" and nrpa_fits else [-1] * workers
+    colours = beam_colours(board, workers) if method == "beam" else [()] * workers
     nodes = sum(run.nodes for _, run in rated)
     left = max(1, budget.node_limit() - nodes)
     # after rating, each worker makes one run that goes on from its colour's best rating run
@@ -456,7 +517,8 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
         if resume is not None:
             unused.remove(resume)
         tasks.append(replace(task, seed=seed + 7919 * (len(rated) + i), tabu=colour, node_limit=left,
-                             runs=runs, resume=resume[1].nrpa_state if resume else None))
+                             runs=runs, resume=resume[1].nrpa_state if resume else None,
+                             colours=colours[i]))
     outcomes: list[Outcome] = []
     if not interrupt.requested():  # after Ctrl-C while rating, the rating runs are the answer
         try:
