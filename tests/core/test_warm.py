@@ -215,20 +215,23 @@ def test_ctrl_c_while_compiling_stops_the_search_at_once(monkeypatch):
     from gridsolver.bunny.game import BunnyGame
 
     real_warm = BunnyGame.warm
+    pressed = []
 
     def warm_then_ctrl_c(self, board, options, *, workers=1):
         real_warm(self, board, options, workers=workers)
         interrupt.request()  # as the handler does when Ctrl-C comes
+        pressed.append(time.monotonic())
 
     monkeypatch.setattr(BunnyGame, "warm", warm_then_ctrl_c)
     monkeypatch.setenv(warm.NOTE_ENV, "off")
     board = bunny.named("challenge/12")  # minutes for a proof
-    started = time.monotonic()
     with interrupt.catching():
         result = bunny.solve(board, time=60)
     assert result.stopped == "interrupted"
     assert result.verified  # the walk program found first still stands
-    assert time.monotonic() - started < 30  # a cap against a search that ran on, not a speed test
+    # a cap against a search that ran on, not a speed test; from the Ctrl-C, so that compiling the
+    # kernels on a first run (20-30 s on a loaded machine) does not count
+    assert time.monotonic() - pressed[0] < 30
 
 
 # -- every kernel a search uses is warmed (loaded from the shared cache: seconds) ----------------
