@@ -80,6 +80,14 @@ def crop_board(cells, width, height, out):
     return used, top
 
 
+@njit(cache=True, inline="always")
+def beam_start(levels, start):
+    """Level 0 of a beam: ``start`` alone. Returns (its size, the best value so far: none, 2^40; its
+    path length: none, -1; nodes; depth)."""
+    copy_prefix(levels.positions[0, 0], start, start.shape[0])
+    return 1, np.int64(1) << 40, -1, 0, 0
+
+
 @njit(cache=True)
 def trace_path(best_path, levels, depth, b):
     """Write the moves that led to beam slot ``b`` at ``depth`` into ``best_path[:depth]``."""
@@ -310,12 +318,7 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
     if tie_seed > 0:
         np.random.seed(tie_seed)
 
-    copy_prefix(levels.positions[0, 0], start, n)
-    size = 1
-    best = np.int64(1) << 40
-    best_len = -1
-    nodes = 0
-    depth = 0
+    size, best, best_len, nodes, depth = beam_start(levels, start)
     while size > 0:
         nc = 0
         cur = levels.positions[depth & 1]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsolver.clickomania.kernels.beam import beam_children, beam_levels, next_beam, trace_path
+from gridsolver.clickomania.kernels.beam import beam_children, beam_levels, beam_start, next_beam, trace_path
 from gridsolver.clickomania.kernels.exact import tt_seen
 from gridsolver.clickomania.kernels.groups import (
     CHECK_EVERY,
@@ -76,12 +76,7 @@ def beam_search(start, width, height, zob, beam_width, penalty, deadline_ns, nod
     # clock at every one, or 256 of them run a second past the deadline
     clock_every = 1 if playouts > 0 else CHECK_EVERY
 
-    copy_prefix(levels.positions[0, 0], start, n)
-    size = 1
-    best = np.int64(1) << 40
-    best_len = -1
-    nodes = 0
-    depth = 0
+    size, best, best_len, nodes, depth = beam_start(levels, start)
     while size > 0:
         nc = 0
         cur = levels.positions[depth & 1]
@@ -270,12 +265,7 @@ def tabu_beam(start, width, height, zob, beam_width, penalty, tabu, weights, dea
     rseq = np.empty(n, np.int32)
     line = np.empty(n, np.int32)
 
-    copy_prefix(levels.positions[0, 0], start, n)
-    size = 1
-    best = np.int64(1) << 40
-    best_len = -1
-    nodes = 0
-    depth = 0
+    size, best, best_len, nodes, depth = beam_start(levels, start)
     while size > 0:
         nc = 0
         cur = levels.positions[depth & 1]
