@@ -129,9 +129,13 @@ def test_ctrl_c_on_boards_spread_over_workers_prints_the_running_ones_in_order_a
         out, err = run.communicate(timeout=60)
         assert run.returncode == EXIT_INTERRUPTED, err
         assert time.monotonic() - pressed < STOP_CAP_S
-        if out:
+        if len(out.splitlines()) == 2:
             break
-        assert "0 of 3 boards finished" in err  # still warming the workers on a loaded machine: later
+        # a worker still warming on a loaded machine (a cold cache: both compile at once) has no best
+        # to print yet: later
+        assert "Traceback" not in err, err
+        one_started = "stopped with its best so far; 2 boards not finished"
+        assert "0 of 3 boards finished" in err or one_started in err, err
     results = [json.loads(line) for line in out.splitlines()]
     assert [r["input"] for r in results] == ["three.txt#1", "three.txt#2"]
     assert all(r["stopped"] == "interrupted" and r["verified"] for r in results)
