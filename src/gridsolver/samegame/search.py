@@ -302,16 +302,10 @@ def samegame_worker(task: SameGameTask) -> Outcome:
                 break
             beam_width = min(cap, beam_width * 2)
         if len(best_seq) > 0:
-            polished, polished_seq, used = polish_ending(cells, width, height, best_seq, task.penalty,
-                                                         interrupt.capped(task.deadline_ns),
-                                                         task.node_limit - nodes, task.memory_bytes)
+            best_points, best_seq, how, used = _polish_best(cells, width, height, task, best_points, best_seq,
+                                                            how, task.node_limit - nodes)
             nodes += used
             endgame_nodes += used
-            watch.call_ended(used)
-            if polished > best_points:
-                how += f", ending solved exactly (+{polished - best_points})"
-                best_points, best_seq = polished, polished_seq
-                watch.improved(best_points, _moves_of(best_seq, height))
             best_moves = path_to_moves(best_seq, len(best_seq), height)
     elif task.method == "mcbeam":
         playouts = MC_BEAM_PLAYOUTS
@@ -363,17 +357,10 @@ def samegame_worker(task: SameGameTask) -> Outcome:
                 if task.resume is not None:
                     how += ", going on from its rating run"
         if len(best_seq) > 0:
-            polished, polished_seq, used = polish_ending(cells, width, height, best_seq, task.penalty,
-                                                         interrupt.capped(task.deadline_ns),
-                                                         task.node_limit - nodes,
-                                                         task.memory_bytes)
+            points, best_seq, how, used = _polish_best(cells, width, height, task, points, best_seq, how,
+                                                       task.node_limit - nodes)
             nodes += used
             endgame_nodes += used
-            watch.call_ended(used)
-            if polished > points:
-                how += f", ending solved exactly (+{polished - points})"
-                points, best_seq = polished, polished_seq
-                watch.improved(points, _moves_of(best_seq, height))
             best_points, best_moves = int(points), path_to_moves(best_seq, len(best_seq), height)
     else:
         seed = task.seed
@@ -391,6 +378,21 @@ def samegame_worker(task: SameGameTask) -> Outcome:
         points, length, _ = nmcs(cells, width, height, 0, task.penalty, task.seed % 2**31, 0, path)
         best_points, best_moves, how = int(points), path_to_moves(path, length, height), "one playout"
     return Outcome(best_points, best_moves, nodes, how, endgame_nodes=endgame_nodes)
+
+
+def _polish_best(cells: np.ndarray, width: int, height: int, task: SameGameTask, points: int,
+                 best_seq: np.ndarray, how: str, nodes_left: int) -> tuple[int, np.ndarray, str, int]:
+    """The best game with its ending solved exactly when that scores more (:func:`polish_ending`):
+    (points, moves, how it was found, endgame nodes used)."""
+    polished, polished_seq, used = polish_ending(cells, width, height, best_seq, task.penalty,
+                                                 interrupt.capped(task.deadline_ns), nodes_left,
+                                                 task.memory_bytes)
+    watch.call_ended(used)
+    if polished > points:
+        how += f", ending solved exactly (+{polished - points})"
+        points, best_seq = polished, polished_seq
+        watch.improved(points, _moves_of(best_seq, height))
+    return points, best_seq, how, used
 
 
 def _most_frequent(board: Board) -> int:
