@@ -67,21 +67,20 @@ def _kept_up(start, width, height, games, lengths, repeats):
     seen, stack = np.empty(n, np.int32), np.empty(n, np.int32)
     # the playouts' own arrays, types and error model (start_tracking, int64 stamps and counts), so that
     # this times the very compilation of refresh_groups that the playouts run, not a second one
-    tracked, found, redo, low, dirty_low, whole_board = start_tracking(n, width, seen)
+    tracker, whole_board = start_tracking(n, width, seen, stack)
     groups = 0
     stamp = np.int64(0)
     for r in range(repeats):
         game = r % games.shape[0]
         state[:] = start
-        dirty_low[:] = 0
+        tracker.dirty_low[:] = 0
         zone = whole_board
         count = np.int64(0)
         for t in range(lengths[game]):
             stamp += 1
-            count = refresh_groups(state, width, height, zone[0], zone[1], dirty_low, seen, stamp, tracked,
-                                   count, found, redo, stack)
+            count = refresh_groups(state, width, height, zone, tracker, stamp, count)
             groups += count
-            zone = play_tracked(state, width, height, games[game, t], stack, low, dirty_low)
+            zone = play_tracked(state, width, height, games[game, t], tracker)
     return groups
 
 
@@ -101,8 +100,8 @@ def _kept_up_bits(start, width, height, games, lengths, repeats):
 # caller): this times the code the playouts run
 @njit(cache=True, error_model="numpy", _nrt=False)
 def _replay_bits(start_masks, colours, width, height, games, lengths, repeats, work):
-    masks, tracked, found, redo, low, dirty_low, scratch = (work.masks, work.tracked, work.found, work.redo,
-                                                            work.low, work.dirty_low, work.scratch)
+    tracker = work.tracker
+    masks, tracked, dirty_low = tracker.masks, tracker.tracked, tracker.dirty_low
     groups = 0
     for r in range(repeats):
         game = r % games.shape[0]
@@ -114,8 +113,7 @@ def _replay_bits(start_masks, colours, width, height, games, lengths, repeats, w
         zone = (np.int64(0), np.int64(width - 1))
         count = np.int64(0)
         for t in range(lengths[game]):
-            count = refresh_bits(masks, colours, height, zone[0], zone[1], dirty_low, tracked, count, found,
-                                 redo, scratch)
+            count = refresh_bits(tracker, colours, height, zone, count)
             groups += count
             # a playout picks the record itself; a recorded game names a cell, so find its record
             move = games[game, t]
@@ -124,7 +122,7 @@ def _replay_bits(start_masks, colours, width, height, games, lengths, repeats, w
             for g in range(count):
                 if tracked[g] >> 40 == bit:
                     record = tracked[g]
-            zone = play_bits(masks, colours, width, height, record, low, dirty_low, scratch)
+            zone = play_bits(tracker, colours, width, height, record)
     return groups
 
 

@@ -21,9 +21,9 @@ from gridsolver.core.kernels.random import seed_numba_random
 from gridsolver.samegame import rules as samegame_rules
 from gridsolver.samegame.kernels.bitboard import (
     COLOUR_SHIFT,
-    SCRATCH_ROWS,
     WORDS,
     bits_codes,
+    bits_tracker,
     board_masks,
     cell_of,
     fits_bitboard,
@@ -41,7 +41,7 @@ from gridsolver.samegame.kernels.policy_playout import (
     table_playout,
     workspace,
 )
-from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups, tracked_codes
+from gridsolver.samegame.kernels.tracking import play_tracked, refresh_groups, start_tracking, tracked_codes
 
 from ..clickomania.helpers import NO_LIMIT, boards
 
@@ -56,24 +56,18 @@ def _follow_both(b, rnd, tabu=0):
     width, height, n = b.width, b.height, b.width * b.height
     cells = to_cells(b.grid)
     colours = _colours(cells)
-    masks, expected_masks = np.zeros((colours + 1, WORDS), np.int64), np.zeros((colours + 1, WORDS), np.int64)
-    board_masks(cells, width, height, colours, masks)
-    seen, redo, stack = np.zeros(n, np.int32), np.empty(n, np.int64), np.empty(n, np.int32)
-    tracked, found = np.empty(n, np.int64), np.empty(n, np.int64)
-    low, dirty_low = np.empty(width, np.int32), np.zeros(width, np.int32)
-    bits_tracked, bits_found, bits_redo = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
-    bits_low, bits_dirty_low = np.empty(width, np.int32), np.zeros(width, np.int32)
-    scratch = np.empty((SCRATCH_ROWS, WORDS), np.int64)
-    zone = bits_zone = (0, width - 1)
+    expected_masks = np.zeros((colours + 1, WORDS), np.int64)
+    on_bits = bits_tracker(n, width, colours)
+    board_masks(cells, width, height, colours, on_bits.masks)
+    tracker, zone = start_tracking(n, width, np.zeros(n, np.int32), np.empty(n, np.int32))
+    tracked, bits_tracked, bits_zone = tracker.tracked, on_bits.tracked, zone
     count = bits_count = stamp = moves_played = 0
     moves, sizes, codes = np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int64)
     bits_codes_, records = np.empty(n, np.int64), np.empty(n, np.int64)
     while True:
         stamp += 1
-        count = refresh_groups(cells, width, height, zone[0], zone[1], dirty_low, seen, stamp, tracked, count,
-                               found, redo, stack)
-        bits_count = refresh_bits(masks, colours, height, bits_zone[0], bits_zone[1], bits_dirty_low,
-                                  bits_tracked, bits_count, bits_found, bits_redo, scratch)
+        count = refresh_groups(cells, width, height, zone, tracker, stamp, count)
+        bits_count = refresh_bits(on_bits, colours, height, bits_zone, bits_count)
         assert bits_count == count
         # the same records once each bit index is a cell and the colour is left out
         reps = tracked[:count] >> 40
@@ -90,13 +84,13 @@ def _follow_both(b, rnd, tabu=0):
         if k == 0:
             return moves_played
         pick = rnd.randrange(k)
-        zone = play_tracked(cells, width, height, moves[pick], stack, low, dirty_low)
-        bits_zone = play_bits(masks, colours, width, height, records[pick], bits_low, bits_dirty_low, scratch)
+        zone = play_tracked(cells, width, height, moves[pick], tracker)
+        bits_zone = play_bits(on_bits, colours, width, height, records[pick])
         moves_played += 1
         assert bits_zone == zone
-        assert np.array_equal(bits_dirty_low[zone[0]:zone[1] + 1], dirty_low[zone[0]:zone[1] + 1])
+        assert np.array_equal(on_bits.dirty_low[zone[0]:zone[1] + 1], tracker.dirty_low[zone[0]:zone[1] + 1])
         board_masks(cells, width, height, colours, expected_masks)
-        assert np.array_equal(masks, expected_masks)  # cells fell and columns closed up alike
+        assert np.array_equal(on_bits.masks, expected_masks)  # cells fell and columns closed up alike
 
 
 @settings(max_examples=120, deadline=None)
@@ -112,15 +106,11 @@ def test_bitboard_groups_follow_a_game_like_the_plain_python_rules(b, rnd):
     width, height, n = b.width, b.height, b.width * b.height
     cells = to_cells(b.grid)
     colours = _colours(cells)
-    masks = np.zeros((colours + 1, WORDS), np.int64)
-    board_masks(cells, width, height, colours, masks)
-    tracked, found, redo = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
-    low, dirty_low = np.empty(width, np.int32), np.zeros(width, np.int32)
-    scratch = np.empty((SCRATCH_ROWS, WORDS), np.int64)
-    zone, count = (0, width - 1), 0
+    bits = bits_tracker(n, width, colours)
+    board_masks(cells, width, height, colours, bits.masks)
+    tracked, zone, count = bits.tracked, (0, width - 1), 0
     while True:
-        count = refresh_bits(masks, colours, height, zone[0], zone[1], dirty_low, tracked, count, found, redo,
-                             scratch)
+        count = refresh_bits(bits, colours, height, zone, count)
         got = [(index_to_move(cell_of(r, height), height), int((r >> 24) & 0xFF),
                 int((r >> COLOUR_SHIFT) & 0xFF)) for r in tracked[:count]]
         expected = [(rules.canonical(g), len(g), int(b.grid[rules.canonical(g)])) for g in rules.groups(b)
@@ -129,7 +119,7 @@ def test_bitboard_groups_follow_a_game_like_the_plain_python_rules(b, rnd):
         if not expected:
             break
         pick = rnd.randrange(count)
-        zone = play_bits(masks, colours, width, height, tracked[pick], low, dirty_low, scratch)
+        zone = play_bits(bits, colours, width, height, tracked[pick])
         b = rules.apply(b, expected[pick][0])
 
 

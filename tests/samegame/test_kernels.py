@@ -19,7 +19,7 @@ from gridsolver.samegame import reference
 from gridsolver.samegame import rules as samegame_rules
 from gridsolver.samegame.kernels.beam import TABU_WEIGHTS, beam_search, tabu_beam, tabu_value
 from gridsolver.samegame.kernels.nmcs import nmcs
-from gridsolver.samegame.kernels.tracking import dirty_zone, refresh_groups, tracked_moves
+from gridsolver.samegame.kernels.tracking import dirty_zone, refresh_groups, start_tracking, tracked_moves
 
 from ..clickomania.helpers import NO_LIMIT, boards
 
@@ -30,16 +30,13 @@ def test_tracked_groups_follow_a_game_like_the_reference(b, rnd):
     # the groups kept up to date through each move's dirty zone are the groups found afresh
     n = b.width * b.height
     cells = to_cells(b.grid)
-    seen, redo, stack = np.zeros(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32)
-    tracked, found = np.empty(n, np.int64), np.empty(n, np.int64)
-    low, dirty_low = np.empty(b.width, np.int32), np.zeros(b.width, np.int32)
-    zone, count, stamp = (0, b.width - 1), 0, 0
+    tracker, zone = start_tracking(n, b.width, np.zeros(n, np.int32), np.empty(n, np.int32))
+    count, stamp = 0, 0
     moves, sizes = np.empty(n, np.int32), np.empty(n, np.int32)
     while True:
         stamp += 1
-        count = refresh_groups(cells, b.width, b.height, zone[0], zone[1], dirty_low, seen, stamp, tracked,
-                               count, found, redo, stack)
-        k = tracked_moves(cells, tracked, count, -2, moves, sizes)
+        count = refresh_groups(cells, b.width, b.height, zone, tracker, stamp, count)
+        k = tracked_moves(cells, tracker.tracked, count, -2, moves, sizes)
         expected = [(rules.canonical(g), len(g)) for g in rules.groups(b) if len(g) >= 2]
         assert [(index_to_move(moves[m], b.height), int(sizes[m])) for m in range(k)] == expected
         if not expected:
@@ -47,8 +44,8 @@ def test_tracked_groups_follow_a_game_like_the_reference(b, rnd):
         canonical_cell, _ = rnd.choice(expected)
         row, col = rnd.choice(rules.group_at(b, canonical_cell))  # any cell of the group, not only its first
         index = col * b.height + (b.height - 1 - row)
-        _, first, last, emptied = remove_settle(cells, b.width, b.height, index, stack, low)
-        zone = dirty_zone(b.width, b.height, first, last, emptied, low, dirty_low)
+        _, first, last, emptied = remove_settle(cells, b.width, b.height, index, tracker.stack, tracker.low)
+        zone = dirty_zone(b.width, b.height, first, last, emptied, tracker.low, tracker.dirty_low)
         b = rules.apply(b, (row, col))
 
 

@@ -245,8 +245,7 @@ def test_hashed_move_codes_match_the_reference(b, seed):
     mask = (1 << 12) - 1
     s = scratch(n)
     cells = to_cells(b.grid)
-    k = _allowed_moves(cells, b.width, b.height, -2, s.label, s.sizes, s.reps, s.stack,
-                       s.moves, s.msizes)
+    k = _allowed_moves(cells, b.width, b.height, -2, s)
     out = np.empty(n, np.int64)
     _move_codes(cells, n, k, s.moves, s.label, keys, mask, np.empty(n, np.int64), out)
     for m in range(k):

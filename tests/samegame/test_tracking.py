@@ -26,6 +26,7 @@ from gridsolver.samegame.kernels.tracking import (
     dirty_zone,
     refresh_groups,
     remove_fall,
+    start_tracking,
     tracked_codes,
     tracked_moves,
 )
@@ -58,16 +59,13 @@ def test_remove_fall_settles_like_remove_settle(b, rnd):
 def test_tracked_codes_are_the_tracked_moves_with_their_codes(b, tabu, rnd):
     n = b.width * b.height
     cells = to_cells(b.grid)
-    seen, redo, stack = np.zeros(n, np.int32), np.empty(n, np.int64), np.empty(n, np.int32)
-    tracked, found = np.empty(n, np.int64), np.empty(n, np.int64)
-    low, dirty_low = np.empty(b.width, np.int32), np.zeros(b.width, np.int32)
-    zone, count, stamp = (0, b.width - 1), 0, 0
+    tracker, zone = start_tracking(n, b.width, np.zeros(n, np.int32), np.empty(n, np.int32))
+    tracked, count, stamp = tracker.tracked, 0, 0
     moves, sizes, codes = np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int64)
     expected_moves, expected_sizes = np.empty(n, np.int32), np.empty(n, np.int32)
     while True:
         stamp += 1
-        count = refresh_groups(cells, b.width, b.height, zone[0], zone[1], dirty_low, seen, stamp, tracked,
-                               count, found, redo, stack)
+        count = refresh_groups(cells, b.width, b.height, zone, tracker, stamp, count)
         k = tracked_codes(cells, tracked, count, tabu, n, moves, sizes, codes)
         expected = tracked_moves(cells, tracked, count, tabu, expected_moves, expected_sizes)
         assert k == expected
@@ -75,8 +73,9 @@ def test_tracked_codes_are_the_tracked_moves_with_their_codes(b, tabu, rnd):
         assert codes[:k].tolist() == [int(cells[m]) * n + int(m) for m in moves[:k]]
         if k == 0:
             break
-        _, first, last, emptied = remove_fall(cells, b.width, b.height, moves[rnd.randrange(k)], stack, low)
-        zone = dirty_zone(b.width, b.height, first, last, emptied, low, dirty_low)
+        move = moves[rnd.randrange(k)]
+        _, first, last, emptied = remove_fall(cells, b.width, b.height, move, tracker.stack, tracker.low)
+        zone = dirty_zone(b.width, b.height, first, last, emptied, tracker.low, tracker.dirty_low)
 
 
 CELL_CODES = Codes(np.empty(0, np.int64), 0)  # (colour, canonical cell) move codes

@@ -18,6 +18,8 @@ board of cells. :mod:`.tracking` serves every larger board.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
@@ -31,6 +33,11 @@ MAX_WIDTH = 16  # four lanes in each of four words
 MAX_HEIGHT = 15  # the lane's top bit stays 0 (see the module doc)
 LANE = np.int64(0xFFFF)
 COLOUR_SHIFT = 32  # a record's colour (its size, under 256 here, leaves these bits free)
+
+#: A board on bitboards with its groups kept up to date (:func:`bits_tracker`): the masks (one row per
+#: colour, then the occupied cells), the tracked and the newly found records, the groups to flood
+#: again, each column's lowest removed cell and lowest dirty height, and the scratch rows.
+BitsTracker = namedtuple("BitsTracker", "masks tracked found redo low dirty_low scratch")
 
 
 @njit(cache=True)
@@ -219,16 +226,28 @@ def _file(found, new, record):
     return new + 1
 
 
+@njit(cache=True)
+def bits_tracker(n, width, colours):
+    """A :class:`BitsTracker` for a board of ``n`` cells, ``width`` columns and ``colours`` colours
+    (its masks empty: :func:`board_masks` fills them)."""
+    return BitsTracker(np.zeros((colours + 1, WORDS), np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+                       np.empty(n, np.int64), np.empty(width, np.int32), np.zeros(width, np.int32),
+                       np.empty((SCRATCH_ROWS, WORDS), np.int64))
+
+
 @njit(cache=True, error_model="numpy", inline="always")
-def refresh_bits(masks, colours, height, lo_col, hi_col, dirty_low, tracked, count, found, redo, scratch):
-    """:func:`.tracking.refresh_groups` on bitboards: bring the tracked list up to date after a move
-    whose dirty zone is ``lo_col..hi_col`` from ``dirty_low`` up; returns its length.
+def refresh_bits(tracker, colours, height, zone, count):
+    """:func:`.tracking.refresh_groups` on bitboards: bring the list ``tracker.tracked[:count]`` up to
+    date after a move whose dirty zone is columns ``zone[0]..zone[1]`` from ``tracker.dirty_low`` up;
+    returns its length.
 
     Groups whose box misses the zone stand. The others are found again by
     flooding every cell in the zone that has a neighbour of its colour, and
     from the canonical cell of a dropped group that lies outside the zone.
-    ``scratch`` is four rows of :data:`WORDS` int64s.
     """
+    lo_col, hi_col = zone
+    masks, tracked, found, redo, dirty_low, scratch = (tracker.masks, tracker.tracked, tracker.found,
+                                                       tracker.redo, tracker.dirty_low, tracker.scratch)
     kept = 0
     redone = 0
     for g in range(count):
@@ -316,9 +335,10 @@ def _close_lanes(masks, colours):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def play_bits(masks, colours, width, height, record, low, dirty_low, scratch):
+def play_bits(tracker, colours, width, height, record):
     """Remove the tracked group ``record`` and let the cells fall (and the columns close up); returns
     the dirty zone :func:`.tracking.play_tracked` returns, with the same ``low`` and ``dirty_low``."""
+    masks, low, dirty_low, scratch = tracker.masks, tracker.low, tracker.dirty_low, tracker.scratch
     bit = record >> 40
     colour = (record >> COLOUR_SHIFT) & 0xFF
     first = (record >> 16) & 0xFF

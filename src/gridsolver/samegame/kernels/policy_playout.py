@@ -26,9 +26,9 @@ from numba import njit
 from gridsolver.clickomania.kernels.groups import EMPTY, colour_summary, find_groups, groups_to_moves
 from gridsolver.core.kernels.arrays import copy_prefix
 from gridsolver.samegame.kernels.bitboard import (
-    SCRATCH_ROWS,
     WORDS,
     bits_codes,
+    bits_tracker,
     cell_of,
     play_bits,
     refresh_bits,
@@ -59,12 +59,10 @@ Record = namedtuple("Record", "step_start codes chosen")
 #: The start on bitboards (:func:`.bitboard.board_masks`): its masks, the colours, the cells left
 #: and the board's sides.
 BitsStart = namedtuple("BitsStart", "masks colours left width height")
-#: A bitboard playout's arrays (:func:`bits_workspace`): the masks played on, the weights and codes of
-#: the allowed moves, the start's groups (n + 1, first -1 until filled), the move records, tracked,
-#: found and redone groups, each column's lowest removed cell and lowest dirty height, and the
-#: scratch rows of :mod:`.bitboard`.
-BitsWork = namedtuple("BitsWork",
-                      "masks weights mcodes start_groups records tracked found redo low dirty_low scratch")
+#: A bitboard playout's arrays (:func:`bits_workspace`): the board played on with its groups
+#: (a :class:`.bitboard.BitsTracker`), the weights and codes of the allowed moves, the start's groups
+#: (n + 1, first -1 until filled) and the move records.
+BitsWork = namedtuple("BitsWork", "tracker weights mcodes start_groups records")
 
 
 @njit(cache=True)
@@ -81,10 +79,8 @@ def bits_workspace(n, width, colours):
     """A :class:`BitsWork` for a board of ``n`` cells, ``width`` columns and ``colours`` colours. Made
     once per search, since :func:`bits_playout` runs without numba's reference counting, which
     leaves it unable to allocate."""
-    return BitsWork(np.zeros((colours + 1, WORDS), np.int64), np.empty(n, np.float64), np.empty(n, np.int64),
-                    np.full(n + 1, -1, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
-                    np.empty(n, np.int64), np.empty(n, np.int64), np.empty(width, np.int32),
-                    np.zeros(width, np.int32), np.empty((SCRATCH_ROWS, WORDS), np.int64))
+    return BitsWork(bits_tracker(n, width, colours), np.empty(n, np.float64), np.empty(n, np.int64),
+                    np.full(n + 1, -1, np.int64), np.empty(n, np.int64))
 
 
 @njit(cache=True)
@@ -106,13 +102,14 @@ def most_frequent_colour(cells, counts):
 
 
 @njit(cache=True, error_model="numpy")
-def _allowed_moves(cells, width, height, tabu, label, sizes, reps, stack, out_moves, out_sizes):
-    """The moves a policy chooses among: the legal moves not of the tabu colour, or all when only
-    tabu-colour moves are left. Returns their count (0 at the end of the game)."""
-    ng = find_groups(cells, width, height, label, sizes, reps, stack)
-    k = groups_to_moves(cells, ng, sizes, reps, tabu, out_moves, out_sizes)
+def _allowed_moves(cells, width, height, tabu, work):
+    """The moves a policy chooses among, in ``work.moves`` and ``work.msizes``: the legal moves not of
+    the tabu colour, or all when only tabu-colour moves are left. Returns their count (0 at the end of
+    the game)."""
+    ng = find_groups(cells, width, height, work.label, work.sizes, work.reps, work.stack)
+    k = groups_to_moves(cells, ng, work.sizes, work.reps, tabu, work.moves, work.msizes)
     if k == 0:  # a typed EMPTY: see groups.legal_moves
-        k = groups_to_moves(cells, ng, sizes, reps, np.int64(EMPTY), out_moves, out_sizes)
+        k = groups_to_moves(cells, ng, work.sizes, work.reps, np.int64(EMPTY), work.moves, work.msizes)
     return k
 
 
@@ -143,18 +140,17 @@ def _move_codes(state, n, k, moves, label, keys, mask, group_hash, out):
 
 
 @njit(cache=True, error_model="numpy")
-def _next_moves(state, width, height, tabu, zone, dirty_low, tracking, stamp, label, sizes, reps, stack,
-                tracked, count, found, redo, moves, msizes, mcodes):
-    """The allowed moves of ``state`` (see :func:`_allowed_moves`); returns (their number, the
-    tracked group count). With ``tracking`` the groups are kept up to date by
-    :func:`refresh_groups` over the dirty ``zone`` (``label`` serves as its stamps) and the moves'
-    (colour, cell) codes go to ``mcodes`` as well; else they are found from scratch (and the codes
-    are left to :func:`_move_codes`)."""
+def _next_moves(state, width, height, tabu, work, tracking, tracker, zone, stamp, count):
+    """The allowed moves of ``state`` (:func:`_allowed_moves`) in ``work.moves`` and
+    ``work.msizes``; returns (their number, the tracked group count). With ``tracking`` the groups are
+    kept up to date by :func:`refresh_groups` over the dirty ``zone`` (``tracker.seen`` is
+    ``work.label``) and the moves' (colour, cell) codes go to ``work.mcodes`` as well; else they are
+    found from scratch (and the codes are left to :func:`_move_codes`)."""
     if tracking:
-        count = refresh_groups(state, width, height, zone[0], zone[1], dirty_low, label, stamp, tracked,
-                               count, found, redo, stack)
-        return tracked_codes(state, tracked, count, tabu, width * height, moves, msizes, mcodes), count
-    return _allowed_moves(state, width, height, tabu, label, sizes, reps, stack, moves, msizes), 0
+        count = refresh_groups(state, width, height, zone, tracker, stamp, count)
+        return tracked_codes(state, tracker.tracked, count, tabu, width * height, work.moves, work.msizes,
+                             work.mcodes), count
+    return _allowed_moves(state, width, height, tabu, work), 0
 
 
 @njit(cache=True, error_model="numpy")
@@ -225,16 +221,13 @@ def table_playout(start, policy, expw, tabu, penalty, seq, work, codes, record=N
             left += 1
     # (colour, cell) codes need no labels, so the groups are tracked from move to move
     tracking = codes.keys.shape[0] == 0
-    tracked, found, redo, low, dirty_low, zone = start_tracking(n, width, label)
+    tracker, zone = start_tracking(n, width, label, work.stack)
     count = np.int64(0)  # typed: a literal 0 would compile _next_moves once more for it
     if start_groups is not None and tracking:
-        count, zone = _start_groups(state, width, height, dirty_low, label, tracked, found, redo, work.stack,
-                                    start_groups, zone)
+        count, zone = _start_groups(state, width, height, tracker, start_groups, zone)
     recorded = np.int64(0)
     while True:
-        k, count = _next_moves(state, width, height, tabu, zone, dirty_low, tracking, length + 1, label,
-                               work.sizes, work.reps, work.stack, tracked, count, found, redo, moves, msizes,
-                               mcodes)
+        k, count = _next_moves(state, width, height, tabu, work, tracking, tracker, zone, length + 1, count)
         if k == 0:
             break
         if not tracking:
@@ -246,7 +239,7 @@ def table_playout(start, policy, expw, tabu, penalty, seq, work, codes, record=N
         length += 1
         points += (msizes[pick] - 2) * (msizes[pick] - 2)
         left -= msizes[pick]
-        zone = play_tracked(state, width, height, moves[pick], work.stack, low, dirty_low)
+        zone = play_tracked(state, width, height, moves[pick], tracker)
     if record is not None:
         record.step_start[length] = recorded
     return points + terminal_bonus(left, penalty), length
@@ -263,8 +256,8 @@ def bits_playout(start, policy, expw, tabu, penalty, seq, record, work):
     recorded codes for the same random draws. ``work.start_groups`` keeps the start's groups."""
     width, height, colours = start.width, start.height, start.colours
     n = width * height
-    masks, tracked, start_groups = work.masks, work.tracked, work.start_groups
-    found, redo, low, dirty_low, scratch = work.found, work.redo, work.low, work.dirty_low, work.scratch
+    tracker, start_groups = work.tracker, work.start_groups
+    masks, tracked, dirty_low = tracker.masks, tracker.tracked, tracker.dirty_low
     for k in range(start.masks.shape[0]):
         for w in range(WORDS):
             masks[k, w] = start.masks[k, w]
@@ -273,8 +266,7 @@ def bits_playout(start, policy, expw, tabu, penalty, seq, record, work):
     zone = (np.int64(0), np.int64(width - 1))
     count = np.int64(0)
     if start_groups[0] < 0:
-        count = refresh_bits(masks, colours, height, zone[0], zone[1], dirty_low, tracked, count, found, redo,
-                             scratch)
+        count = refresh_bits(tracker, colours, height, zone, count)
         start_groups[0] = count
         copy_prefix(start_groups[1:], tracked, count)
     else:
@@ -286,8 +278,7 @@ def bits_playout(start, policy, expw, tabu, penalty, seq, record, work):
     left = start.left
     recorded = np.int64(0)
     while True:
-        count = refresh_bits(masks, colours, height, zone[0], zone[1], dirty_low, tracked, count, found, redo,
-                             scratch)
+        count = refresh_bits(tracker, colours, height, zone, count)
         k = bits_codes(tracked, count, tabu, n, height, work.mcodes, work.records)
         if k == 0:
             break
@@ -298,36 +289,24 @@ def bits_playout(start, policy, expw, tabu, penalty, seq, record, work):
         size = (work.records[pick] >> 24) & 0xFF
         points += (size - 2) * (size - 2)
         left -= size
-        zone = play_bits(masks, colours, width, height, work.records[pick], low, dirty_low, scratch)
+        zone = play_bits(tracker, colours, width, height, work.records[pick])
     record.step_start[length] = recorded
     return points + terminal_bonus(left, penalty), length
 
 
 @njit(cache=True, error_model="numpy")
-def _start_groups(state, width, height, dirty_low, label, tracked, found, redo, stack, start_groups, zone):
+def _start_groups(state, width, height, tracker, start_groups, zone):
     """The tracked groups of the start (``state``, fresh from ``start_tracking``'s whole-board
     ``zone``): found with stamp 1 and kept in ``start_groups`` the first time, copied from it after.
     Returns their count and an empty zone (the first step then finds nothing to refresh)."""
     if start_groups[0] < 0:
-        count = refresh_groups(state, width, height, zone[0], zone[1], dirty_low, label, np.int64(1), tracked,
-                               np.int64(0), found, redo, stack)
+        count = refresh_groups(state, width, height, zone, tracker, np.int64(1), np.int64(0))
         start_groups[0] = count
-        copy_prefix(start_groups[1:], tracked, count)
+        copy_prefix(start_groups[1:], tracker.tracked, count)
     else:
         count = start_groups[0]
-        copy_prefix(tracked, start_groups[1:], count)
+        copy_prefix(tracker.tracked, start_groups[1:], count)
     return count, (np.int64(1), np.int64(0))
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def _record_step(rec_start, rec_codes, rec_chosen, step, recorded, mcodes, k, pick):
-    """File step ``step``'s allowed codes ``mcodes[:k]`` and the one picked; returns the codes
-    recorded so far."""
-    rec_start[step] = recorded
-    for m in range(k):
-        rec_codes[recorded + m] = mcodes[m]
-    rec_chosen[step] = mcodes[pick]
-    return recorded + k
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -365,14 +344,12 @@ def sequence_codes(start, seq, length, tabu, work, codes, record):
     copy_prefix(state, start.cells, n)
     # (colour, cell) codes need no labels, so the groups are tracked from move to move
     tracking = codes.keys.shape[0] == 0
-    tracked, found, redo, low, dirty_low, zone = start_tracking(n, width, label)
+    tracker, zone = start_tracking(n, width, label, work.stack)
     count = np.int64(0)  # typed: a literal 0 would compile _next_moves once more for it
     total = 0
     for step in range(length):
         record.step_start[step] = total
-        k, count = _next_moves(state, width, height, tabu, zone, dirty_low, tracking, step + 1, label,
-                               work.sizes, work.reps, work.stack, tracked, count, found, redo, moves,
-                               work.msizes, mcodes)
+        k, count = _next_moves(state, width, height, tabu, work, tracking, tracker, zone, step + 1, count)
         if not tracking:
             _move_codes(state, n, k, moves, label, codes.keys, codes.mask, work.group_hash, mcodes)
         for m in range(k):
@@ -380,6 +357,6 @@ def sequence_codes(start, seq, length, tabu, work, codes, record):
             total += 1
             if moves[m] == seq[step]:
                 record.chosen[step] = mcodes[m]
-        zone = play_tracked(state, width, height, seq[step], work.stack, low, dirty_low)
+        zone = play_tracked(state, width, height, seq[step], tracker)
     record.step_start[length] = total
     return total

@@ -11,6 +11,8 @@ and read moves and policy codes off the list in one pass (:func:`tracked_codes`)
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -20,6 +22,11 @@ from gridsolver.clickomania.kernels.groups import EMPTY, close_columns, is_singl
 # board size or a count above 0): NRPA takes about 16% less CPU time for the same games
 
 REMOVED = -2  # a cell the move takes, until its column settles (see remove_fall)
+
+#: What keeps the groups up to date (:func:`start_tracking`): the tracked and the newly found records,
+#: the groups to flood again, each column's lowest removed cell and lowest dirty height, the stamps of
+#: the flood fills (``seen``) and their stack.
+Tracker = namedtuple("Tracker", "tracked found redo low dirty_low seen stack")
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -133,19 +140,23 @@ def merge_found(tracked, kept, found, new):
 
 
 @njit(cache=True, error_model="numpy")
-def refresh_groups(cells, width, height, lo_col, hi_col, dirty_low, seen, stamp, tracked, count, found, redo,
-                   stack):
+def refresh_groups(cells, width, height, zone, tracker, stamp, count):
     """Bring the list of groups of two or more cells up to date after a move; returns its length.
 
-    ``tracked[:count]`` holds each group's record (:func:`_group_record`) in
-    the order of their canonical cells (the order :func:`find_groups` labels
-    them in). A move changes groups only through the dirty zone
-    (:func:`dirty_zone`; everything, from ``lo_col`` 0 and ``dirty_low`` 0,
-    to start afresh): a group whose box misses it stands; a group whose box
-    meets it is dropped and found again, by a scan of the zone or, when its
-    canonical cell lies outside the zone, from that cell. Flood fills mark
-    cells with ``stamp``, which must be new to ``seen``.
+    ``tracker.tracked[:count]`` holds each group's record
+    (:func:`_group_record`) in the order of their canonical cells (the order
+    :func:`find_groups` labels them in). A move changes groups only through
+    the dirty ``zone`` (columns ``zone[0]..zone[1]`` from
+    ``tracker.dirty_low`` up, :func:`dirty_zone`; the whole board, from
+    column 0 and heights 0, to start afresh): a group whose box misses it
+    stands; a group whose box meets it is dropped and found again, by a scan
+    of the zone or, when its canonical cell lies outside the zone, from that
+    cell. Flood fills mark cells with ``stamp``, which must be new to
+    ``tracker.seen``.
     """
+    lo_col, hi_col = zone
+    tracked, found, redo, dirty_low, seen, stack = (tracker.tracked, tracker.found, tracker.redo,
+                                                    tracker.dirty_low, tracker.seen, tracker.stack)
     kept = 0
     redone = 0
     for g in range(count):
@@ -223,22 +234,22 @@ def tracked_codes(cells, tracked, count, tabu, n, out_moves, out_sizes, out_code
 
 
 @njit(cache=True, error_model="numpy")
-def start_tracking(n, width, label):
-    """Arrays for :func:`refresh_groups` (the tracked and found records, the groups to flood again,
-    each move's lows and dirty zone) and a first zone that is the whole board; ``label`` is
-    cleared to serve as the stamps."""
-    label[:] = 0
+def start_tracking(n, width, seen, stack):
+    """A :class:`Tracker` for a board of ``n`` cells and ``width`` columns, with the stamps ``seen``
+    (cleared here) and the fill ``stack`` it is given, and a first zone that is the whole board."""
+    seen[:] = 0
     # int64 cells to flood again, like every other cell index _flood gets, and a zone of two int64s
     # (not a literal 0): each kernel below is then compiled for one set of types
-    return (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(width, np.int32),
-            np.zeros(width, np.int32), (np.int64(0), width - 1))
+    tracker = Tracker(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+                      np.empty(width, np.int32), np.zeros(width, np.int32), seen, stack)
+    return tracker, (np.int64(0), np.int64(width - 1))
 
 
 @njit(cache=True, error_model="numpy")
-def play_tracked(state, width, height, move, stack, low, dirty_low):
+def play_tracked(state, width, height, move, tracker):
     """Play ``move`` and return the dirty zone it leaves (:func:`dirty_zone`)."""
-    _, first, last, emptied = remove_fall(state, width, height, move, stack, low)
-    return dirty_zone(width, height, first, last, emptied, low, dirty_low)
+    _, first, last, emptied = remove_fall(state, width, height, move, tracker.stack, tracker.low)
+    return dirty_zone(width, height, first, last, emptied, tracker.low, tracker.dirty_low)
 
 
 @njit(cache=True, error_model="numpy")
