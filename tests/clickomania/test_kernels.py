@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import clearable_board, random_board
-from gridsolver.clickomania.kernels.beam import child_change, clear_beam, column_suffixes
+from gridsolver.clickomania.kernels.beam import Suffixes, child_change, clear_beam, column_suffixes
 from gridsolver.clickomania.kernels.exact import exact_search
 from gridsolver.clickomania.kernels.groups import (
     find_groups,
@@ -111,15 +111,15 @@ def test_child_change_matches_the_features_of_the_played_board(b, rnd):
     n = b.width * b.height
     zob = zobrist_table(n)
     low = np.empty(max(n, b.width), np.int32)
-    suffixes = [np.empty(n, np.int32) for _ in range(3)] + [np.empty(n, np.int64)]
+    suffixes = Suffixes(*[np.empty(n, np.int32) for _ in range(3)], np.empty(n, np.int64))
     while rules.legal_moves(b):
         cells = to_cells(b.grid)
-        column_suffixes(cells, b.width, b.height, zob, *suffixes)
+        column_suffixes(cells, b.width, b.height, zob, suffixes)
         before = reference_features(b)
         scratch = cells.copy()
         for move in rules.legal_moves(b):
             removed, d_single, d_link, d_key = child_change(cells, scratch, b.width, b.height,
-                                                            cell_index(move, b.height), zob, low, *suffixes)
+                                                            cell_index(move, b.height), zob, low, suffixes)
             assert np.array_equal(scratch, cells)  # the move was undone
             after_board = rules.apply(b, move)
             after = reference_features(after_board)

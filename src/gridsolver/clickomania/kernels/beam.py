@@ -1,12 +1,11 @@
 """The anytime beam search for the fewest cells left, with exact endgames (numba kernels).
 
 :func:`clear_beam` is the solver's beam: it ranks children from the cells a
-move changed. :func:`beam_search` ranks them by a scan of the whole child
-(:func:`~.exact.clear_key`). Both build on the beam's parts below, which a
-beam with another objective can use too: the next beam from the ranked
-children (:func:`next_beam`) and a slot's moves traced back
-(:func:`trace_path`); and both search a small enough slot's ending exactly
-(:func:`_endgame`).
+move changed, not by a scan of each whole child. Its parts serve a beam with
+another objective too (SameGame's beams build on them): level 0
+(:func:`beam_start`), the next beam from the ranked children
+(:func:`next_beam`), a slot's moves traced back (:func:`trace_path`), and
+the exact search of a small enough slot's ending (:func:`_endgame`).
 """
 
 from __future__ import annotations
@@ -43,6 +42,13 @@ Levels = namedtuple("Levels", "positions parents moves removed")
 #: One level's children, ranked: ``key`` (smaller is better), ``parent`` slot, ``move`` (a cell of the
 #: group clicked) and the child's position ``hash``; ``seen`` keeps the next level's hashes distinct.
 Children = namedtuple("Children", "key parent move hash seen")
+#: How a beam searches a slot's ending exactly (:func:`endgames`): the cropped board, the
+#: transposition table and its count of slots in use, the path found, and the limits of each search
+#: (the deadline, in ns of the monotonic clock, and its nodes).
+Endgames = namedtuple("Endgames", "crop table table_slots path deadline_ns nodes")
+#: Per cell, sums over its column from it up (:func:`column_suffixes`): single cells, links within the
+#: column, links - squares to the next column, and the xor of the Zobrist keys.
+Suffixes = namedtuple("Suffixes", "single link side key")
 
 
 @njit(cache=True)
@@ -98,21 +104,29 @@ def trace_path(best_path, levels, depth, b):
 
 
 @njit(cache=True)
-def _endgame(s, width, height, zob, best, deadline_ns, endgame_nodes, crop, table, table_slots, end_path,
-             best_path, levels, depth, b):
+def endgames(n, table_size, deadline_ns, nodes):
+    """:class:`Endgames` for a board of ``n`` cells: a table of ``table_size`` slots, each search
+    stopping at ``deadline_ns`` or after ``nodes`` nodes."""
+    return Endgames(np.empty(n, np.int8), np.zeros(table_size, np.int64), np.zeros(1, np.int64),
+                    np.empty(n, np.int32), deadline_ns, nodes)
+
+
+@njit(cache=True)
+def _endgame(s, width, height, zob, best, ending, best_path, levels, depth, b):
     """The exact search on beam slot ``b``'s cropped board, if small enough, with ``best`` as the
     bound; a game end it finds below ``best`` is written whole into ``best_path``.
 
     Returns (value, moves after ``depth`` or -1, nodes used, whether the search finished)."""
+    crop, end_path = ending.crop, ending.path
     cw, ch = crop_board(s, width, height, crop)
     if cw * ch > ENDGAME_MAX_AREA:
         return best, -1, 0, False
-    table[:] = 0
+    ending.table[:] = 0
     # exact_search_growing with a table that never grows (0 slots more), called directly: through
     # the exact_search wrapper it compiled one kernel more
     value, length, used, done = exact_search_growing(
-        crop[:cw * ch], cw, ch, zob, table, np.int64(0), best, deadline_ns, endgame_nodes, end_path,
-        table_slots)
+        crop[:cw * ch], cw, ch, zob, ending.table, np.int64(0), best, ending.deadline_ns, ending.nodes,
+        end_path, ending.table_slots)
     if length >= 0:
         trace_path(best_path, levels, depth, b)
         for k in range(length):
@@ -199,13 +213,15 @@ def scan_box(cells, width, height, c0, c1, h0, zob):
 
 
 @njit(cache=True)
-def column_suffixes(cells, width, height, zob, suffix_single, suffix_link, suffix_side, suffix_key):
-    """Per cell ``c * height + h``, sums over column ``c`` from height ``h`` up of: single cells, links
-    within the column, links - squares to column ``c + 1``, and the xor of the Zobrist keys.
+def column_suffixes(cells, width, height, zob, suffixes):
+    """Fill ``suffixes`` (:class:`Suffixes`): per cell ``c * height + h``, sums over column ``c`` from
+    height ``h`` up of: single cells, links within the column, links - squares to column ``c + 1``,
+    and the xor of the Zobrist keys.
 
     With them a box of the board is summed column by column (:func:`box_from_suffixes`) instead of
     cell by cell: the parent's side of every child's change costs a few additions.
     """
+    suffix_single, suffix_link, suffix_side, suffix_key = suffixes
     for c in range(width):
         base = c * height
         single = 0
@@ -233,8 +249,9 @@ def column_suffixes(cells, width, height, zob, suffix_single, suffix_link, suffi
 
 
 @njit(cache=True)
-def box_from_suffixes(width, height, c0, c1, h0, suffix_single, suffix_link, suffix_side, suffix_key):
+def box_from_suffixes(width, height, c0, c1, h0, suffixes):
     """What :func:`scan_box` gives for the same box, as (single cells, links - squares, key xor)."""
+    suffix_single, suffix_link, suffix_side, suffix_key = suffixes
     singles = 0
     links = 0
     key = np.int64(0)
@@ -251,8 +268,7 @@ def box_from_suffixes(width, height, c0, c1, h0, suffix_single, suffix_link, suf
 
 
 @njit(cache=True)
-def child_change(parent, child, width, height, move, zob, low, suffix_single, suffix_link, suffix_side,
-                 suffix_key):
+def child_change(parent, child, width, height, move, zob, low, suffixes):
     """The change a move makes: (cells removed, change in single cells, change in links - squares,
     xor turning the parent's hash into the child's).
 
@@ -267,8 +283,7 @@ def child_change(parent, child, width, height, move, zob, low, suffix_single, su
         for c in range(first, last + 1):
             h0 = min(h0, low[c])
         c0, c1, h0 = first - 1, last + 1, max(h0 - 1, 0)
-    s_old, l_old, k_old = box_from_suffixes(width, height, c0, c1, h0, suffix_single, suffix_link,
-                                            suffix_side, suffix_key)
+    s_old, l_old, k_old = box_from_suffixes(width, height, c0, c1, h0, suffixes)
     s_new, l_new, q_new, k_new = scan_box(child, width, height, c0, c1, h0, zob)
     if emptied:
         for i in range(first * height, width * height):
@@ -306,15 +321,10 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
     stack = groups.stack
     child = np.empty(n, np.int8)
     low = np.empty(max(n, width), np.int32)
-    suffix_single = np.empty(n, np.int32)
-    suffix_link = np.empty(n, np.int32)
-    suffix_side = np.empty(n, np.int32)
-    suffix_key = np.empty(n, np.int64)
+    suffixes = Suffixes(np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32),
+                        np.empty(n, np.int64))
     counts = np.zeros(MAX_COLOURS_CODE, np.int64)
-    crop = np.empty(n, np.int8)
-    end_path = np.empty(n, np.int32)
-    table = np.zeros(1 << 15 if endgame_cells > 0 else 1, np.int64)
-    table_slots = np.zeros(1, np.int64)
+    ending = endgames(n, 1 << 15 if endgame_cells > 0 else 1, deadline_ns, endgame_nodes)
     if tie_seed > 0:
         np.random.seed(tie_seed)
 
@@ -326,8 +336,7 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
             s = cur[b]
             left, dead = colour_summary(s, counts)
             if endgame_cells > 0 and dead < best and left <= endgame_cells:
-                value, length, used, done = _endgame(s, width, height, zob, best, deadline_ns, endgame_nodes,
-                                                     crop, table, table_slots, end_path, best_path, levels,
+                value, length, used, done = _endgame(s, width, height, zob, best, ending, best_path, levels,
                                                      depth, b)
                 nodes += used
                 if length >= 0:
@@ -339,7 +348,7 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
                     continue  # searched to the end: nothing below it can beat ``best``
             singles, links, squares, key = scan_box(s, width, height, 0, width - 1, 0, zob)
             links -= squares  # cells - (links - squares) counts the groups
-            column_suffixes(s, width, height, zob, suffix_single, suffix_link, suffix_side, suffix_key)
+            column_suffixes(s, width, height, zob, suffixes)
             copy_prefix(child, s, n)
             ng = find_groups(s, width, height, groups.label, groups.sizes, groups.reps, stack)
             moved = False
@@ -350,8 +359,7 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
                 move = groups.reps[g]
                 colour = s[move]
                 removed, d_single, d_link, d_key = child_change(s, child, width, height, move, zob, low,
-                                                                suffix_single, suffix_link, suffix_side,
-                                                                suffix_key)
+                                                                suffixes)
                 child_dead = dead + (1 if counts[colour] - removed == 1 else 0)
                 rank = clear_rank(child_dead, singles + d_single, links + d_link, left - removed,
                                   single_weight, piece_weight)
