@@ -1,6 +1,7 @@
 """The numba kernels against the plain-Python reference."""
 
 import random
+from collections import namedtuple
 
 import numpy as np
 import pytest
@@ -110,7 +111,8 @@ def test_final_loop_matches_the_simulated_orbit():
     vis[0] = np.uint64(1 << board.start)
     stamp = np.full(lib_f.shape[1], -1, np.int64)
     acc = np.zeros(1, np.uint64)
-    n = orbit.final_loop(board.start * 4, vis, 0, -1, -1, lib_f, lib_r, v, target, stamp, 1, acc)
+    library = namedtuple("Entries", "lib_f lib_r pool")(lib_f, lib_r, v)  # what a library bundle holds
+    n = orbit.final_loop(board.start * 4, vis, (0, -1, -1, 1), library, target, stamp, 1, acc)
     assert n == 4
     from gridsolver.bunny.rules import simulate
 

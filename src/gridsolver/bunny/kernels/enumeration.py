@@ -105,7 +105,7 @@ def _with_piece(prefix):
 @njit(cache=True)
 def _tails(state, acc, level, frags, target, prefix, answers, stats):
     """Record every stored entry of ``level`` tokens that completes the board from ``state``."""
-    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    level_start, level_end, lib_r, pool = frags.level_start, frags.level_end, frags.lib_r, frags.pool
     found, n_found, stamp, stamp_counter = answers
     words = target.shape[0]
     stats[0] += level_end[level] - level_start[level]
@@ -129,7 +129,7 @@ def _items_then_tails(state, vis, first_size, last_size, total, frags, target, h
     """Programs ``h t`` from ``state``: a new item h of a = first_size..last_size tokens, then a stored
     tail t of ``total - a`` tokens (at most the library's top), h written as piece ``k`` of ``head``.
     Returns EXHAUSTED when ``found`` is full, OUT_OF_TIME, or GO_ON."""
-    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    level_start, level_end, kinds = frags.level_start, frags.level_end, frags.kinds
     found, n_found, stamp, stamp_counter = answers
     acc = np.empty(target.shape[0], np.uint64)
     for a in range(first_size, last_size + 1):
@@ -139,7 +139,7 @@ def _items_then_tails(state, vis, first_size, last_size, total, frags, target, h
             stats[0] += 1
             if expired(limits, stats):
                 return OUT_OF_TIME
-            x = enter(state, vis, h, lib_f, lib_r, pool, acc)
+            x = enter(state, vis, h, frags, acc)
             _set_piece(head, k, PIECE_ENTRY, h, -1, -1, 0)
             if _tails(x, acc, total - a, frags, target, head, answers, stats):
                 return EXHAUSTED
@@ -151,7 +151,7 @@ def _pair_finals(state, vis, p, first_size, last_size, total, frags, target, pre
     """Final loops ``LOOP{[p] h t}`` from ``state``: h a new item of c = first_size..last_size tokens,
     t a stored entry of ``total - c``, after the primitive p unless p is NO_ENTRY (-1: absent).
     Returns EXHAUSTED when one completes the board and ``found`` is full, OUT_OF_TIME, or GO_ON."""
-    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    level_start, level_end, kinds = frags.level_start, frags.level_end, frags.kinds
     found, n_found, stamp, stamp_counter = answers
     acc = np.empty(target.shape[0], np.uint64)
     for c in range(first_size, last_size + 1):
@@ -162,7 +162,7 @@ def _pair_finals(state, vis, p, first_size, last_size, total, frags, target, pre
                 stats[0] += 1
                 if expired(limits, stats):
                     return OUT_OF_TIME
-                if _final(state, vis, p, h, t, ONE, frags, target, prefix, answers, acc):
+                if _final(state, vis, (p, h, t, ONE), frags, target, prefix, answers, acc):
                     return EXHAUSTED
     return GO_ON
 
@@ -175,7 +175,7 @@ def search_one_past(state, vis, top, frags, target, prefix, answers, limits, sta
     top + 1 - a tokens, or a final loop over a body of ``top`` tokens.
     Returns OUT_OF_TIME, or EXHAUSTED (``found`` full or the level exhausted).
     """
-    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    level_start, level_end, kinds = frags.level_start, frags.level_end, frags.kinds
     found, n_found, stamp, stamp_counter = answers
     acc = np.empty(target.shape[0], np.uint64)
     k = prefix.shape[0]
@@ -189,7 +189,7 @@ def search_one_past(state, vis, top, frags, target, prefix, answers, limits, sta
         stats[0] += 1
         if expired(limits, stats):
             return OUT_OF_TIME
-        if _final(state, vis, b, NO_ENTRY, NO_ENTRY, ONE, frags, target, prefix, answers, acc):
+        if _final(state, vis, (b, NO_ENTRY, NO_ENTRY, ONE), frags, target, prefix, answers, acc):
             return EXHAUSTED
     return EXHAUSTED
 
@@ -199,7 +199,7 @@ def _loop_then_tail(state, vis, first, second, tail_level, frags, target, prefix
     """``LOOP(n){first second}`` from ``state`` for every count n >= 2 that can differ, then a stored
     tail of ``tail_level`` tokens. The loop is entered once, so counts past its closed orbit and
     once round again repeat what smaller ones give. True when ``found`` is full."""
-    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    lib_f = frags.lib_f
     found, n_found, stamp, stamp_counter = answers
     n_states = lib_f.shape[1]
     acc = np.empty(target.shape[0], np.uint64)
@@ -214,7 +214,7 @@ def _loop_then_tail(state, vis, first, second, tail_level, frags, target, prefix
         if closed_at < 0 and stamp[x] == stamp_counter[0]:
             closed_at = n
         stamp[x] = stamp_counter[0]
-        x = body_step(x, first, second, NO_ENTRY, ONE, lib_f, lib_r, pool, acc)
+        x = body_step(x, (first, second, NO_ENTRY, ONE), frags, acc)
         n += 1
         if n > 2 * n_states + 2:
             break
@@ -226,15 +226,14 @@ def _loop_then_tail(state, vis, first, second, tail_level, frags, target, prefix
 
 
 @njit(cache=True)
-def _final(state, vis, first, second, third, repeats, frags, target, prefix, answers, acc):
-    """Record the final loop ``LOOP{first LOOP(repeats){second} third}`` (repeats 1: ``LOOP{first second
-    third}``; -1 entries absent) when iterating it from ``state`` completes the board. True when
-    ``found`` is full."""
-    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+def _final(state, vis, body, frags, target, prefix, answers, acc):
+    """Record the final loop ``LOOP{first LOOP(repeats){second} third}`` (``body`` = (first, second,
+    third, repeats); repeats 1: ``LOOP{first second third}``; -1 entries absent) when iterating it from
+    ``state`` completes the board. True when ``found`` is full."""
+    first, second, third, repeats = body
     found, n_found, stamp, stamp_counter = answers
     stamp_counter[0] += 1
-    n = final_loop(state, vis, first, second, third, lib_f, lib_r, pool, target, stamp, stamp_counter[0], acc,
-                   repeats)
+    n = final_loop(state, vis, body, frags, target, stamp, stamp_counter[0], acc)
     if n == 0:
         return False
     pieces = _with_piece(prefix)
@@ -254,13 +253,13 @@ def search_two_past(state, vis, top, frags, target, prefix, answers, limits, sta
     a ``top``-token body with some count followed by one primitive, or a final
     loop over a ``top + 1``-token body (a new item then a stored entry).
     """
-    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    level_start, level_end, kinds = frags.level_start, frags.level_end, frags.kinds
     found, n_found, stamp, stamp_counter = answers
     acc = np.empty(target.shape[0], np.uint64)
     k = prefix.shape[0]
     head = _with_piece(prefix)
     for h in range(level_start[1], level_end[1]):
-        x = enter(state, vis, h, lib_f, lib_r, pool, acc)
+        x = enter(state, vis, h, frags, acc)
         _set_piece(head, k, PIECE_ENTRY, h, -1, -1, 0)
         status = search_one_past(x, acc, top, frags, target, head, answers, limits, stats)
         if _ends(status, found, n_found):
@@ -288,7 +287,7 @@ def _layer_finals(state, vis, top, frags, target, answers, count_cap, limits, st
     """The final loops ``LOOP{p LOOP(n){b}}`` and ``LOOP{LOOP(n){b} p}`` (p a primitive, b of ``top``
     tokens, every count n that can differ) without the loop layer stored: each inner loop is run
     count by count. Returns OUT_OF_TIME, or EXHAUSTED (``found`` full or all tried)."""
-    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    level_start, level_end, kinds, lib_f = frags.level_start, frags.level_end, frags.kinds, frags.lib_f
     found, n_found, stamp, stamp_counter = answers
     acc = np.empty(target.shape[0], np.uint64)
     empty = np.zeros(0, np.int64)
@@ -305,7 +304,7 @@ def _layer_finals(state, vis, top, frags, target, answers, count_cap, limits, st
                         return OUT_OF_TIME
                     first = p if before == 1 else no
                     last = no if before == 1 else p
-                    if _final(state, vis, first, b, last, n, frags, target, empty, answers, acc):
+                    if _final(state, vis, (first, b, last, n), frags, target, empty, answers, acc):
                         return EXHAUSTED
     return EXHAUSTED
 
@@ -332,7 +331,7 @@ def search_three_past(state, vis, top, frags, target, answers, virtual, count_ca
       loop-layer item and a primitive. (A body that is one loop is one token too many:
       ``LOOP{LOOP(n){b}}`` behaves as ``LOOP{b}``.)
     """
-    level_start, level_end, kinds, lib_f, lib_r, pool = frags
+    level_start, level_end, kinds = frags.level_start, frags.level_end, frags.kinds
     found, n_found, stamp, stamp_counter = answers
     words = target.shape[0]
     acc = np.empty(words, np.uint64)
@@ -371,7 +370,7 @@ def search_three_past(state, vis, top, frags, target, answers, virtual, count_ca
             stats[0] += 1
             if expired(limits, stats):
                 return OUT_OF_TIME
-            if _final(state, vis, p, h, no, ONE, frags, target, empty, answers, acc):
+            if _final(state, vis, (p, h, no, ONE), frags, target, empty, answers, acc):
                 return EXHAUSTED
     status = _pair_finals(state, vis, no, TWO, stored_layer, top + 2, frags, target, empty, answers, limits,
                           stats)
@@ -384,7 +383,7 @@ def search_three_past(state, vis, top, frags, target, answers, virtual, count_ca
     # Last, the cases that open with a stored item: by far the most programs, so a program of
     # the cases above is found before them (the level's proof needs every case either way).
     for h in range(level_start[1], level_end[1]):
-        x = enter(state, vis, h, lib_f, lib_r, pool, acc)
+        x = enter(state, vis, h, frags, acc)
         _set_piece(head, 0, PIECE_ENTRY, h, -1, -1, 0)
         status = search_two_past(x, acc, top, frags, target, head, answers, limits, stats)
         if _ends(status, found, n_found):
@@ -396,7 +395,7 @@ def search_three_past(state, vis, top, frags, target, answers, virtual, count_ca
         stats[0] += 1
         if expired(limits, stats):
             return OUT_OF_TIME
-        x = enter(state, vis, h, lib_f, lib_r, pool, acc)
+        x = enter(state, vis, h, frags, acc)
         _set_piece(head, 0, PIECE_ENTRY, h, -1, -1, 0)
         status = search_one_past(x, acc, top, frags, target, head, answers, limits, stats)
         if _ends(status, found, n_found):

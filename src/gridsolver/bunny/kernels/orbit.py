@@ -3,9 +3,11 @@
 A final loop's count is free, so the top-level search iterates its body
 from a state until the orbit closes (:func:`final_loop`); a loop's counts
 that can differ are bounded by the cycles of its body's end-state function
-(:func:`cycle_structure`, :func:`count_bound`). Entries are read from the
-library arrays ``lib_f`` (end states), ``lib_r`` (row ids) and ``pool``
-(visited rows): see :mod:`gridsolver.bunny.kernels.library`.
+(:func:`cycle_structure`, :func:`count_bound`). Entries are read from a
+``library``: any bundle with the arrays ``lib_f`` (end states), ``lib_r``
+(row ids) and ``pool`` (visited rows), such as the enumeration's
+``Fragments`` (see :mod:`gridsolver.bunny.kernels.library`). A loop body is
+the tuple ``(first, second, third, repeats)`` of :func:`body_step`.
 
 This module imports numba; import it only from kernel modules.
 """
@@ -23,32 +25,35 @@ NO_ENTRY = np.int64(-1)  # an absent piece of a loop body (see body_step)
 
 
 @njit(cache=True, inline="always")
-def apply_entry(x, e, lib_f, lib_r, pool, acc):
+def apply_entry(x, e, library, acc):
     """Entry ``e`` from state ``x``: its squares into ``acc``; returns the state it ends in."""
+    pool = library.pool
     for w in range(pool.shape[1]):
-        acc[w] |= pool[lib_r[e, x], w]
-    return np.int64(lib_f[e, x])
+        acc[w] |= pool[library.lib_r[e, x], w]
+    return np.int64(library.lib_f[e, x])
 
 
 @njit(cache=True, inline="always")
-def enter(state, vis, e, lib_f, lib_r, pool, acc):
+def enter(state, vis, e, library, acc):
     """Entry ``e`` from ``state`` after the squares ``vis``: ``acc`` = vis and e's squares; returns
     the state e ends in."""
     copy_prefix(acc, vis, vis.shape[0])
-    return apply_entry(state, e, lib_f, lib_r, pool, acc)
+    return apply_entry(state, e, library, acc)
 
 
 @njit(cache=True)
-def body_step(x, first, second, third, repeats, lib_f, lib_r, pool, acc):
-    """One iteration of the loop body ``first LOOP(repeats){second} third`` (``repeats`` 1: the body
-    ``first second third``); an entry of -1 is absent."""
+def body_step(x, body, library, acc):
+    """One iteration of the loop ``body`` = (first, second, third, repeats): ``first
+    LOOP(repeats){second} third`` (``repeats`` 1: the body ``first second third``); an entry of -1 is
+    absent."""
+    first, second, third, repeats = body
     if first >= 0:
-        x = apply_entry(x, first, lib_f, lib_r, pool, acc)
+        x = apply_entry(x, first, library, acc)
     if second >= 0:
         for _ in range(repeats):
-            x = apply_entry(x, second, lib_f, lib_r, pool, acc)
+            x = apply_entry(x, second, library, acc)
     if third >= 0:
-        x = apply_entry(x, third, lib_f, lib_r, pool, acc)
+        x = apply_entry(x, third, library, acc)
     return x
 
 
@@ -62,9 +67,9 @@ def covers(acc, target):
 
 
 @njit(cache=True)
-def final_loop(state, vis, first, second, third, lib_f, lib_r, pool, target, stamp, stamp_id, acc, repeats=1):
-    """Iterate the loop body ``first LOOP(repeats){second} third`` (see :func:`body_step`) from
-    ``state`` until its orbit closes; ``stamp`` marks the states passed with ``stamp_id``.
+def final_loop(state, vis, body, library, target, stamp, stamp_id, acc):
+    """Iterate the loop ``body`` (see :func:`body_step`) from ``state``, after the squares ``vis``,
+    until its orbit closes; ``stamp`` marks the states passed with ``stamp_id``.
 
     Returns the smallest count after which everything in ``target`` is
     visited, or 0 when even endless iteration cannot do it.
@@ -76,7 +81,7 @@ def final_loop(state, vis, first, second, third, lib_f, lib_r, pool, target, sta
         if stamp[x] == stamp_id:
             return 0
         stamp[x] = stamp_id
-        x = body_step(x, first, second, third, repeats, lib_f, lib_r, pool, acc)
+        x = body_step(x, body, library, acc)
         n += 1
         if covers(acc, target):
             return n
