@@ -12,6 +12,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from gridsolver.core.kernels.flood import flood
+
 # error_model="numpy": integer // and % skip numba's check for a zero divisor (every divisor here is a
 # board size or a count above 0): NRPA takes about 16% less CPU time for the same games
 
@@ -94,31 +96,7 @@ def find_groups(cells, width, height, label, sizes, reps, stack):
                 sizes[count] = 1
                 count += 1
                 continue
-            stack[0] = i
-            top = 1
-            size = 0
-            while top > 0:
-                top -= 1
-                j = stack[top]
-                size += 1
-                jc = j // height
-                jh = j - jc * height
-                if jh > 0 and cells[j - 1] == colour and label[j - 1] < 0:
-                    label[j - 1] = count
-                    stack[top] = j - 1
-                    top += 1
-                if jh + 1 < height and cells[j + 1] == colour and label[j + 1] < 0:
-                    label[j + 1] = count
-                    stack[top] = j + 1
-                    top += 1
-                if jc > 0 and cells[j - height] == colour and label[j - height] < 0:
-                    label[j - height] = count
-                    stack[top] = j - height
-                    top += 1
-                if jc + 1 < width and cells[j + height] == colour and label[j + height] < 0:
-                    label[j + height] = count
-                    stack[top] = j + height
-                    top += 1
+            size, _, _, _, _ = flood(cells, width, height, i, stack, label, count)
             sizes[count] = size
             count += 1
     return count
@@ -144,39 +122,9 @@ def remove_settle(cells, width, height, start, stack, low):
     emptied and the ones right of it moved left); ``low[c]`` for the group's
     columns is the lowest height whose cell changed (nothing below it fell).
     """
-    colour = cells[start]
-    if colour == EMPTY:
+    if cells[start] == EMPTY:
         return 0, 0, -1, False
-    cells[start] = EMPTY
-    stack[0] = start
-    top = 1
-    removed = 0
-    first = width
-    last = -1
-    while top > 0:
-        top -= 1
-        j = stack[top]
-        removed += 1
-        jc = j // height
-        jh = j - jc * height
-        first = min(first, jc)
-        last = max(last, jc)
-        if jh > 0 and cells[j - 1] == colour:
-            cells[j - 1] = EMPTY
-            stack[top] = j - 1
-            top += 1
-        if jh + 1 < height and cells[j + 1] == colour:
-            cells[j + 1] = EMPTY
-            stack[top] = j + 1
-            top += 1
-        if jc > 0 and cells[j - height] == colour:
-            cells[j - height] = EMPTY
-            stack[top] = j - height
-            top += 1
-        if jc + 1 < width and cells[j + height] == colour:
-            cells[j + height] = EMPTY
-            stack[top] = j + height
-            top += 1
+    removed, _, first, last, _ = flood(cells, width, height, start, stack, cells, EMPTY)
     emptied = False
     for c in range(first, last + 1):  # gravity
         base = c * height

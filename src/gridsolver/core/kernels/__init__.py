@@ -8,6 +8,8 @@
   from an array compiles for seconds);
 - :mod:`.bits`: bit tricks on 64-bit words and word arrays (popcount,
   trailing zeros, get and flip a bit);
+- :mod:`.flood`: the four-way flood fill of a group of one colour on a board
+  stored column by column (finding, removing and tracking groups);
 - :mod:`.table`: open-addressing transposition tables on numpy arrays;
 - :mod:`.random`: seeding numba's own random stream;
 - :mod:`.watch`: what kernels write for a status line while they run (the

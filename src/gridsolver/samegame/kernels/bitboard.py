@@ -26,7 +26,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from gridsolver.clickomania.kernels.groups import EMPTY
-from gridsolver.samegame.kernels.tracking import box_meets_zone, dirty_zone, merge_found
+from gridsolver.samegame.kernels.tracking import box_meets_zone, dirty_zone, file_record, merge_found
 
 WORDS = 4
 MAX_WIDTH = 16  # four lanes in each of four words
@@ -215,17 +215,6 @@ def _take_group(masks, colour, word, bit, scratch):
     return record, size, scratch[GROUP, word]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
-def _file(found, new, record):
-    """File ``record`` in ``found[:new]``, kept in order; returns the new count."""
-    g = new
-    while g > 0 and found[g - 1] > record:
-        found[g] = found[g - 1]
-        g -= 1
-    found[g] = record
-    return new + 1
-
-
 @njit(cache=True)
 def bits_tracker(n, width, colours):
     """A :class:`BitsTracker` for a board of ``n`` cells, ``width`` columns and ``colours`` colours
@@ -291,7 +280,7 @@ def refresh_bits(tracker, colours, height, zone, count):
                 k += 1
             record, _, cells = _take_group(masks, k, w, one, scratch)
             starts &= ~cells
-            new = _file(found, new, record)
+            new = file_record(found, new, record)
     for r in range(redone):
         bit = redo[r] >> 40
         w = bit >> 6
@@ -301,7 +290,7 @@ def refresh_bits(tracker, colours, height, zone, count):
         colour = (redo[r] >> COLOUR_SHIFT) & 0xFF
         record, size, _ = _take_group(masks, colour, w, one, scratch)
         if size > 1:
-            new = _file(found, new, record)
+            new = file_record(found, new, record)
     return merge_found(tracked, kept, found, new)
 
 

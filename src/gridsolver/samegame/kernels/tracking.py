@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from gridsolver.clickomania.kernels.groups import EMPTY, close_columns, is_single
+from gridsolver.core.kernels.flood import flood
 
 # error_model="numpy": integer // and % skip numba's check for a zero divisor (every divisor here is a
 # board size or a count above 0): NRPA takes about 16% less CPU time for the same games
@@ -58,54 +59,23 @@ def _group_record(rep, size, first, last, top):
     return (np.int64(rep) << 40) | (np.int64(size) << 24) | (first << 16) | (last << 8) | top
 
 
-@njit(cache=True, error_model="numpy")
-def _flood(cells, width, height, start, seen, stamp, stack, found, new):
-    """Mark the group at ``start`` with ``stamp`` and file its record in ``found``, which is kept in
-    order; returns the new count."""
-    # find_groups keeps its own copy of this flood fill: with one shared helper returning the group's
-    # numbers, group finding measured 1.7x slower (1.13 -> 1.93 us on a full 15 x 15 board)
-    colour = cells[start]
-    seen[start] = stamp
-    stack[0] = start
-    top = 1
-    size = 0
-    rep = start
-    first = width
-    last = 0
-    high = 0
-    while top > 0:
-        top -= 1
-        j = stack[top]
-        size += 1
-        rep = min(rep, j)
-        jc = j // height
-        jh = j - jc * height
-        first = min(first, jc)
-        last = max(last, jc)
-        high = max(high, jh)
-        if jh > 0 and cells[j - 1] == colour and seen[j - 1] != stamp:
-            seen[j - 1] = stamp
-            stack[top] = j - 1
-            top += 1
-        if jh + 1 < height and cells[j + 1] == colour and seen[j + 1] != stamp:
-            seen[j + 1] = stamp
-            stack[top] = j + 1
-            top += 1
-        if jc > 0 and cells[j - height] == colour and seen[j - height] != stamp:
-            seen[j - height] = stamp
-            stack[top] = j - height
-            top += 1
-        if jc + 1 < width and cells[j + height] == colour and seen[j + height] != stamp:
-            seen[j + height] = stamp
-            stack[top] = j + height
-            top += 1
-    record = _group_record(rep, size, first, last, high)
+@njit(cache=True, error_model="numpy", inline="always")
+def file_record(found, new, record):
+    """File ``record`` in ``found[:new]``, kept in order; returns the new count."""
     g = new
     while g > 0 and found[g - 1] > record:  # groups reaching left of the scan come out of order
         found[g] = found[g - 1]
         g -= 1
     found[g] = record
     return new + 1
+
+
+@njit(cache=True, error_model="numpy")
+def _find_group(cells, width, height, start, seen, stamp, stack, found, new):
+    """Mark the group at ``start`` with ``stamp`` and file its record in ``found``, which is kept in
+    order; returns the new count."""
+    size, rep, first, last, high = flood(cells, width, height, start, stack, seen, stamp)
+    return file_record(found, new, _group_record(rep, size, first, last, high))
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -170,7 +140,7 @@ def refresh_groups(cells, width, height, zone, tracker, stamp, count):
         if not (lo_col <= first <= hi_col and rep - first * height >= dirty_low[first]):
             redo[redone] = rep  # outside the zone the cell did not change, but its group may have
             redone += 1
-    new = np.int64(0)  # typed: a literal 0 would compile _flood once more for it
+    new = np.int64(0)  # typed: a literal 0 would compile _find_group once more for it
     for c in range(lo_col, hi_col + 1):
         base = c * height
         if cells[base] == EMPTY:
@@ -180,12 +150,12 @@ def refresh_groups(cells, width, height, zone, tracker, stamp, count):
             if cells[i] == EMPTY:
                 break
             if seen[i] != stamp and not is_single(cells, width, height, i, c, h):
-                new = _flood(cells, width, height, i, seen, stamp, stack, found, new)
+                new = _find_group(cells, width, height, i, seen, stamp, stack, found, new)
     for r in range(redone):
         i = redo[r]
         c = i // height
         if seen[i] != stamp and not is_single(cells, width, height, i, c, i - c * height):
-            new = _flood(cells, width, height, i, seen, stamp, stack, found, new)
+            new = _find_group(cells, width, height, i, seen, stamp, stack, found, new)
     return merge_found(tracked, kept, found, new)
 
 
@@ -238,7 +208,7 @@ def start_tracking(n, width, seen, stack):
     """A :class:`Tracker` for a board of ``n`` cells and ``width`` columns, with the stamps ``seen``
     (cleared here) and the fill ``stack`` it is given, and a first zone that is the whole board."""
     seen[:] = 0
-    # int64 cells to flood again, like every other cell index _flood gets, and a zone of two int64s
+    # int64 cells to flood again, like every other cell index _find_group gets, and a zone of two int64s
     # (not a literal 0): each kernel below is then compiled for one set of types
     tracker = Tracker(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
                       np.empty(width, np.int32), np.zeros(width, np.int32), seen, stack)
@@ -263,40 +233,9 @@ def remove_fall(cells, width, height, start, stack, low):
     column's top (an ``EMPTY``), and each column's lowest removed cell comes from the fill instead of
     a scan from the bottom (upkeep per move measured about 5% faster).
     """
-    colour = cells[start]
     for c in range(width):
         low[c] = height
-    cells[start] = REMOVED
-    stack[0] = start
-    top = 1
-    removed = 0
-    first = width
-    last = -1
-    while top > 0:
-        top -= 1
-        j = stack[top]
-        removed += 1
-        jc = j // height
-        jh = j - jc * height
-        first = min(first, jc)
-        last = max(last, jc)
-        low[jc] = min(low[jc], jh)
-        if jh > 0 and cells[j - 1] == colour:
-            cells[j - 1] = REMOVED
-            stack[top] = j - 1
-            top += 1
-        if jh + 1 < height and cells[j + 1] == colour:
-            cells[j + 1] = REMOVED
-            stack[top] = j + 1
-            top += 1
-        if jc > 0 and cells[j - height] == colour:
-            cells[j - height] = REMOVED
-            stack[top] = j - height
-            top += 1
-        if jc + 1 < width and cells[j + height] == colour:
-            cells[j + height] = REMOVED
-            stack[top] = j + height
-            top += 1
+    removed, _, first, last, _ = flood(cells, width, height, start, stack, cells, REMOVED, low)
     emptied = False
     for c in range(first, last + 1):  # gravity: every cell is written back, only a kept one advances
         base = c * height
