@@ -26,7 +26,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from gridsolver.clickomania.kernels.groups import EMPTY
-from gridsolver.samegame.kernels.tracking import box_meets_zone, dirty_zone, file_record, merge_found
+from gridsolver.samegame.kernels.tracking import dirty_zone, file_record, merge_found, split_tracked
 
 WORDS = 4
 MAX_WIDTH = 16  # four lanes in each of four words
@@ -237,18 +237,7 @@ def refresh_bits(tracker, colours, height, zone, count):
     lo_col, hi_col = zone
     masks, tracked, found, redo, dirty_low, scratch = (tracker.masks, tracker.tracked, tracker.found,
                                                        tracker.redo, tracker.dirty_low, tracker.scratch)
-    kept = 0
-    redone = 0
-    for g in range(count):
-        record = tracked[g]
-        if not box_meets_zone(record, lo_col, hi_col, dirty_low):
-            tracked[kept] = record
-            kept += 1
-            continue
-        first = (record >> 16) & 0xFF
-        if not (lo_col <= first <= hi_col and (record >> 40) & 15 >= dirty_low[first]):
-            redo[redone] = record  # outside the zone its cell did not change, but its group may have
-            redone += 1
+    kept, redone = split_tracked(tracked, count, lo_col, hi_col, dirty_low, 16, redo)
     for w in range(WORDS):
         scratch[ZONE, w] = 0
         scratch[TAKEN, w] = 0

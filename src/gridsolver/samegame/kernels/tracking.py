@@ -109,7 +109,31 @@ def merge_found(tracked, kept, found, new):
     return kept + new
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
+def split_tracked(tracked, count, lo_col, hi_col, dirty_low, stride, redo):
+    """Keep, at the front of ``tracked``, the groups whose box misses the dirty zone (columns
+    ``lo_col..hi_col`` from ``dirty_low`` up), and put in ``redo`` the records of the others whose
+    canonical cell lies outside the zone: that cell did not change, but its group may have, so it is
+    flooded again from there. ``stride`` is a column's step in the record's cell index (the board's
+    height, or 16 on bitboards). Returns (groups kept, records in ``redo``)."""
+    kept = 0
+    redone = 0
+    for g in range(count):
+        record = tracked[g]
+        if not box_meets_zone(record, lo_col, hi_col, dirty_low):
+            tracked[kept] = record
+            kept += 1
+            continue
+        first = (record >> 16) & 0xFF
+        if not (lo_col <= first <= hi_col and (record >> 40) - first * stride >= dirty_low[first]):
+            redo[redone] = record
+            redone += 1
+    return kept, redone
+
+
+# _nrt=False (here and in play_tracked): no reference counting of the tracker's arrays read from the
+# bundle (these kernels allocate nothing); with it, each call took a few percent more
+@njit(cache=True, error_model="numpy", _nrt=False)
 def refresh_groups(cells, width, height, zone, tracker, stamp, count):
     """Bring the list of groups of two or more cells up to date after a move; returns its length.
 
@@ -127,19 +151,7 @@ def refresh_groups(cells, width, height, zone, tracker, stamp, count):
     lo_col, hi_col = zone
     tracked, found, redo, dirty_low, seen, stack = (tracker.tracked, tracker.found, tracker.redo,
                                                     tracker.dirty_low, tracker.seen, tracker.stack)
-    kept = 0
-    redone = 0
-    for g in range(count):
-        record = tracked[g]
-        if not box_meets_zone(record, lo_col, hi_col, dirty_low):
-            tracked[kept] = record
-            kept += 1
-            continue
-        rep = record >> 40
-        first = (record >> 16) & 0xFF
-        if not (lo_col <= first <= hi_col and rep - first * height >= dirty_low[first]):
-            redo[redone] = rep  # outside the zone the cell did not change, but its group may have
-            redone += 1
+    kept, redone = split_tracked(tracked, count, lo_col, hi_col, dirty_low, height, redo)
     new = np.int64(0)  # typed: a literal 0 would compile _find_group once more for it
     for c in range(lo_col, hi_col + 1):
         base = c * height
@@ -152,7 +164,7 @@ def refresh_groups(cells, width, height, zone, tracker, stamp, count):
             if seen[i] != stamp and not is_single(cells, width, height, i, c, h):
                 new = _find_group(cells, width, height, i, seen, stamp, stack, found, new)
     for r in range(redone):
-        i = redo[r]
+        i = redo[r] >> 40
         c = i // height
         if seen[i] != stamp and not is_single(cells, width, height, i, c, i - c * height):
             new = _find_group(cells, width, height, i, seen, stamp, stack, found, new)
@@ -215,7 +227,7 @@ def start_tracking(n, width, seen, stack):
     return tracker, (np.int64(0), np.int64(width - 1))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def play_tracked(state, width, height, move, tracker):
     """Play ``move`` and return the dirty zone it leaves (:func:`dirty_zone`)."""
     _, first, last, emptied = remove_fall(state, width, height, move, tracker.stack, tracker.low)
