@@ -8,6 +8,8 @@ playouts' whole games kept as answers.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -27,6 +29,20 @@ from gridsolver.core.kernels.clock import budget_check
 from gridsolver.samegame.kernels.endgame import endgame_line, endgame_value
 from gridsolver.samegame.kernels.playout import playout
 from gridsolver.samegame.kernels.scoring import terminal_bonus
+
+#: A score beam's room (:func:`score_beam`): Clickomania's levels and children, each slot's points so
+#: far (by level, as the positions), the groups of the position expanded and of a child (for its rank
+#: or its playouts), a child, colour counts, and a playout's board and moves.
+ScoreBeam = namedtuple("ScoreBeam", "levels kids points groups ranking child counts roll rseq")
+
+
+@njit(cache=True)
+def score_beam(beam_width, n):
+    """A :class:`ScoreBeam` for ``beam_width`` positions of ``n`` cells."""
+    return ScoreBeam(beam_levels(beam_width, n), beam_children(beam_width, n),
+                     np.zeros((2, beam_width), np.int64), group_scratch(n), group_scratch(n),
+                     np.empty(n, np.int8), np.zeros(MAX_COLOURS_CODE, np.int64), np.empty(n, np.int8),
+                     np.empty(n, np.int32))
 
 
 @njit(cache=True)
@@ -62,16 +78,8 @@ def beam_search(start, width, height, zob, beam_width, penalty, deadline_ns, nod
     was reached, nodes, finished).
     """
     n = width * height
-    levels = beam_levels(beam_width, n)
-    kids = beam_children(beam_width, n)
-    points = np.zeros((2, beam_width), np.int64)  # each slot's points so far, by level as positions
-    groups = group_scratch(n)  # the position's groups
-    ranking = group_scratch(n)  # a child's, for its rank or its playouts
+    levels, kids, points, groups, ranking, child, counts, roll, rseq = score_beam(beam_width, n)
     stack = groups.stack
-    child = np.empty(n, np.int8)
-    counts = np.zeros(MAX_COLOURS_CODE, np.int64)
-    roll = np.empty(n, np.int8)
-    rseq = np.empty(n, np.int32)
     # a node ranked by playouts costs whole games (milliseconds on a 64 x 64 board): read the
     # clock at every one, or 256 of them run a second past the deadline
     clock_every = 1 if playouts > 0 else CHECK_EVERY
@@ -252,17 +260,9 @@ def tabu_beam(start, width, height, zob, beam_width, penalty, tabu, weights, dea
     game end was reached, nodes, finished).
     """
     n = width * height
-    levels = beam_levels(beam_width, n)
-    kids = beam_children(beam_width, n)
-    points = np.zeros((2, beam_width), np.int64)
-    groups = group_scratch(n)
-    ranking = group_scratch(n)
+    levels, kids, points, groups, ranking, child, counts, roll, rseq = score_beam(beam_width, n)
     stack = groups.stack
-    child = np.empty(n, np.int8)
-    counts = np.zeros(MAX_COLOURS_CODE, np.int64)
     kept = np.zeros(beam_width, np.int32)
-    roll = np.empty(n, np.int8)
-    rseq = np.empty(n, np.int32)
     line = np.empty(n, np.int32)
 
     size, best, best_len, nodes, depth = beam_start(levels, start)
