@@ -135,3 +135,19 @@ def test_meetings_with_and_without_the_self_dual_shortcut_agree_with_brute_force
                 end = rules.replay(problem, meeting.line())
                 assert end.peg_count == 1 and end.has_peg(finish)
     assert self_dual > 0
+
+
+def test_a_stopped_self_dual_meeting_hands_on_the_mirrored_pagodas():
+    """The depth-first runs take the forward side's pagodas as cuts: when only the backward side was built,
+    they are the images of its pagodas under the symmetry, even when the search stopped early."""
+    board = vacated(pegs.named("diamond"), (0, 4))
+    meeting = endgame.Meeting(board, (8, 4))
+    assert meeting.run(search.Budget(nodes=10**9), 1 << 28, time.perf_counter() - 1.0) == "stopped"
+    backward, forward = meeting.backward, meeting.forward
+    assert len(forward.floors) == len(backward.floors) >= 1 and forward.golden == backward.golden
+    mirror = meeting.mirror
+    assert mirror is not None
+    dense = backward.dense
+    for k in range(len(backward.floors)):
+        for number, bit in enumerate(dense.bits):
+            assert forward.weights[k, dense.number[mirror[bit]]] == backward.weights[k, number]

@@ -120,6 +120,8 @@ class Endgame:
         self.dense = Dense(board)
         self.perms: list[Permutation] = self.dense.group(finish)
         self.images = byte_images(self.perms)
+        assert self.perms[0] == tuple(range(len(self.perms[0]))), "the identity comes first"
+        self.others = self.images[1:]  # the images but the identity's (a canonical form starts from itself)
         self.lookup = lookup_images(self.dense, self.perms, max(1, -(-board.bits // 64)))
         self.all_holes = (1 << board.hole_count) - 1
         empty = board.holes & ~board.pegs
@@ -272,7 +274,7 @@ class Endgame:
         lo = 0
         while True:
             stats[1] = 0
-            code = endgame_kernels.child_keys(last, lo, NO_IMAGE, jumps, np.uint64(0), self.images, pagodas,
+            code = endgame_kernels.child_keys(last, lo, NO_IMAGE, jumps, np.uint64(0), self.others, pagodas,
                                               buffer, budget.node_limit(), stop, stats)
             if code not in (EXHAUSTED, OUT_OF_MEMORY):
                 self.nodes += int(stats[0])
@@ -447,7 +449,14 @@ class Meeting:
     def run(self, budget: Budget, memory_bytes: int, deadline: float, until: float | None = None) -> str:
         """``"found"`` (:attr:`meeting` set), ``"impossible"`` or ``"stopped"`` (budget, memory, deadline:
         ``time.perf_counter()``). LP pruning gets at most LP_SHARE of the time to the deadline. Past the
-        deadline the search goes on to ``until`` if :meth:`eta` (times ETA_MARGIN) says it gets there."""
+        deadline the search goes on to ``until`` if :meth:`eta` (times ETA_MARGIN) says it gets there.
+        A self-dual problem's forward side ends with the images of the backward side's pagodas."""
+        outcome = self._run(budget, memory_bytes, deadline, until)
+        if self.mirror is not None:
+            self._mirror_bank()
+        return outcome
+
+    def _run(self, budget: Budget, memory_bytes: int, deadline: float, until: float | None) -> str:
         total = self.board.peg_count - 1
         started = time.perf_counter()
         lp_deadline = started + LP_SHARE * max(0.0, deadline - started)
@@ -470,8 +479,6 @@ class Meeting:
             side.prune(lp_deadline)
             if len(side.layers[-1]) == 0:
                 side.empty_at = side.pegs
-        if self.mirror is not None:
-            self._mirror_bank()
         if total == 0:  # a start of one peg: the first layers themselves meet
             return self._first_meeting()
         return self._child_meeting(budget, memory_bytes, until if until is not None else deadline)
@@ -526,7 +533,7 @@ class Meeting:
         pagodas = endgame_kernels.Pagodas(looked_up.weights, looked_up.floors)
         jumps = endgame_kernels.Jumps(*self.backward.tri)
         all_holes = np.uint64(self.backward.all_holes)
-        images = self.backward.images
+        images = self.backward.others
         stop = deadline_ns(budget, deadline)
         if 8 * (CHUNK + self.positions()) > memory_bytes:
             return "stopped"
