@@ -419,9 +419,9 @@ class Meeting:
         last seconds per parent, sizes grow by the side's last growth, whose excess over 1 shrinks as it
         last shrank; then the pass over the smaller last layer at that same cost per entry."""
         total = self.board.peg_count - 1
-        state = {}
+        state: dict[int, list[float]] = {}
         for side in self._sides():
-            n = len(side.layers[-1])
+            n = float(len(side.layers[-1]))
             if len(side.layers) < 3 or side.seconds[-1] <= 0.0:
                 rate, growth, shrink = 1e-6, 3.0, 1.0  # too early to tell: small layers, cheap
             else:
