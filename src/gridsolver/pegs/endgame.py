@@ -335,7 +335,6 @@ class Endgame:
         return line
 
 
-
 def self_dual_symmetry(board: Board, finish: Cell) -> Permutation | None:
     """A symmetry of the board (its own bit numbering) that swaps the start's single empty hole and the
     finish, when there is one: then it maps the problem onto its dual (see :class:`Meeting`)."""
