@@ -40,6 +40,8 @@ def proof_kind(proof: str) -> str:
         return "pagodas on the endgame"
     if proof.startswith("breadth-first search by jumps from both ends"):
         return "both ends never meet"
+    if proof.startswith("breadth-first search by jumps from the finish"):
+        return "both ends never meet (self-dual: one side built)"
     if proof.startswith("exhaustive"):
         return "exhaustive search"
     return proof[:40]

@@ -87,6 +87,15 @@ def test_diamond_starts_are_decided():
     assert result.status == "optimal" and result.verified and result.details["pegs_left"] == 1
 
 
+@pytest.mark.slow  # 30-40 s on 2 shared cores
+def test_the_corner_against_the_opposite_corner_is_proved_impossible_in_a_minute():
+    """(0,4) -> (8,4) is its own dual under the up-down mirror: one side of the two-sided search is built,
+    and its last layers never meet."""
+    result = pegs.solve(vacated(pegs.named("diamond"), (0, 4)), finish=(8, 4), time=60, memory=4096, seed=0)
+    assert result.status == "impossible", (result.status, result.stopped)
+    assert "its own dual" in result.proof and result.details["meeting_self_dual"]
+
+
 @given(st.lists(st.integers(0, (1 << 20) - 1), min_size=1, max_size=30), st.integers(0, 2**32))
 @settings(max_examples=40, deadline=None)
 def test_first_meeting_and_heavy_enough_are_their_references(positions, seed):

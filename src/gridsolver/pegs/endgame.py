@@ -49,9 +49,9 @@ import time
 import numpy as np
 
 from gridsolver.core.budget import Budget
-from gridsolver.core.kernels.stops import EXHAUSTED, OUT_OF_MEMORY
+from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, OUT_OF_MEMORY
 from gridsolver.pegs import rules
-from gridsolver.pegs.geometry import Permutation, canonical, pagoda_for
+from gridsolver.pegs.geometry import Permutation, canonical, pagoda_for, symmetries
 from gridsolver.pegs.meet import Dense, byte_images
 from gridsolver.pegs.rules import Board, Cell, Jump
 
@@ -62,7 +62,22 @@ LP_LAYER_MAX = 2_000
 LP_SHARE = 0.2  # of an endgame's time: the most its linear programs may take (0.5 measured slower)
 LP_BANK_MAX = 48  # pagodas kept in the bank the kernel applies (each costs three additions per jump)
 FIRST_SLOTS = 1 << 12
+#: Children written, sorted and merged a chunk at a time (:meth:`Endgame.grow` when ``sorted_from``
+#: allows it, and :class:`Meeting`'s last look-up): 8M keys, 64 MB.
+CHUNK = 1 << 23
 BYTES_PER_POSITION = 8 / MAX_LOAD * 2 + 8  # the set at its worst just after doubling, and the layer
+
+
+NO_IMAGE = np.zeros((0, 8, 256), dtype=np.uint64)  # the kernels' ``pre`` when positions are taken as they are
+
+
+def deadline_ns(budget: Budget, deadline: float | None) -> int:
+    """The budget's kernel deadline (monotonic clock, ns), or ``deadline`` (``time.perf_counter()``) if
+    that comes first."""
+    ns = budget.deadline_ns()
+    if deadline is None:
+        return ns
+    return min(ns, time.monotonic_ns() + int(max(0.0, deadline - time.perf_counter()) * 1e9))
 
 
 def fits(board: Board) -> bool:
@@ -105,6 +120,8 @@ class Endgame:
         self.dense = Dense(board)
         self.perms: list[Permutation] = self.dense.group(finish)
         self.images = byte_images(self.perms)
+        assert self.perms[0] == tuple(range(len(self.perms[0]))), "the identity comes first"
+        self.others = self.images[1:]  # the images but the identity's (a canonical form starts from itself)
         self.lookup = lookup_images(self.dense, self.perms, max(1, -(-board.bits // 64)))
         self.all_holes = (1 << board.hole_count) - 1
         empty = board.holes & ~board.pegs
@@ -126,6 +143,9 @@ class Endgame:
         self.layers = [np.array([self.key(1 << board.index(finish))], dtype=np.uint64)]
         self.nodes = 0
         self.seconds: list[float] = [0.0]
+        #: Layers of at least this many positions grow by sorting their children a chunk at a time
+        #: instead of putting them into a hash set (None: never; :class:`Meeting` sets it)
+        self.sorted_from: int | None = None
 
     def _bank(self, weights: list[float], floor: float) -> None:
         row = np.zeros((1, 64), dtype=np.float64)
@@ -199,11 +219,14 @@ class Endgame:
         i = int(np.searchsorted(layer, key))
         return i < len(layer) and layer[i] == key
 
-    def grow(self, budget: Budget, max_positions: int) -> bool:
-        """Add one layer; False (and no layer) when the budget or ``max_positions`` stops it first."""
+    def grow(self, budget: Budget, max_positions: int, deadline: float | None = None) -> bool:
+        """Add one layer; False (and no layer) when the budget, ``max_positions`` or ``deadline``
+        (``time.perf_counter()``) stops it first."""
         from gridsolver.pegs.kernels import endgame as endgame_kernels
 
         last = self.layers[-1]
+        if self.sorted_from is not None and len(last) >= self.sorted_from:
+            return self._grow_sorted(budget, max_positions, deadline)
         guess = len(last) * max(2, self.growth())
         slots = FIRST_SLOTS
         while slots * MAX_LOAD < min(guess, max_positions):
@@ -216,7 +239,7 @@ class Endgame:
         pagodas = endgame_kernels.Pagodas(self.weights, self.floors)
         while True:
             code = endgame_kernels.expand(last, lo, jumps, self.images, pagodas, keys, budget.node_limit(),
-                                          budget.deadline_ns(), stats)
+                                          deadline_ns(budget, deadline), stats)
             if code != OUT_OF_MEMORY:
                 break
             if slots * MAX_LOAD >= max_positions:
@@ -231,6 +254,42 @@ class Endgame:
         if code != EXHAUSTED:
             return False
         self.layers.append(np.sort(keys[keys != 0]))
+        self.seconds.append(time.perf_counter() - started)
+        return True
+
+    def _grow_sorted(self, budget: Budget, max_positions: int, deadline: float | None) -> bool:
+        """:meth:`grow` by sorting: the children of a chunk of the layer are written out
+        (:func:`gridsolver.pegs.kernels.endgame.child_keys`), sorted, and merged into the new layer.
+        On big layers this is faster than a hash set: the set's probes go all over memory."""
+        from gridsolver.pegs.kernels import endgame as endgame_kernels
+
+        started = time.perf_counter()
+        last = self.layers[-1]
+        buffer = np.empty(max(CHUNK, 4 * len(self.tri[0])), dtype=np.uint64)  # a position's children fit
+        layer = np.zeros(0, dtype=np.uint64)
+        stats = np.zeros(3, dtype=np.int64)
+        jumps = endgame_kernels.Jumps(*self.tri)
+        pagodas = endgame_kernels.Pagodas(self.weights, self.floors)
+        stop = deadline_ns(budget, deadline)
+        lo = 0
+        while True:
+            stats[1] = 0
+            code = endgame_kernels.child_keys(last, lo, NO_IMAGE, jumps, np.uint64(0), self.others, pagodas,
+                                              buffer, budget.node_limit(), stop, stats)
+            if code not in (EXHAUSTED, OUT_OF_MEMORY):
+                self.nodes += int(stats[0])
+                return False
+            chunk = np.sort(buffer[:stats[1]])
+            merged = np.empty(len(layer) + len(chunk), dtype=np.uint64)
+            layer = merged[:endgame_kernels.merge_unique(layer, chunk, merged)]
+            if len(layer) > max_positions:
+                self.nodes += int(stats[0])
+                return False
+            if code == EXHAUSTED:
+                break
+            lo = int(stats[2])
+        self.nodes += int(stats[0])
+        self.layers.append(layer.copy())
         self.seconds.append(time.perf_counter() - started)
         return True
 
@@ -276,6 +335,26 @@ class Endgame:
         return line
 
 
+def self_dual_symmetry(board: Board, finish: Cell) -> Permutation | None:
+    """A symmetry of the board (its own bit numbering) that swaps the start's single empty hole and the
+    finish, when there is one: then it maps the problem onto its dual (see :class:`Meeting`)."""
+    empty = board.holes & ~board.pegs
+    if empty.bit_count() != 1:
+        return None
+    s, f = empty.bit_length() - 1, board.index(finish)
+    for perm in symmetries(board):
+        if perm[s] == f and perm[f] == s:
+            return perm
+    return None
+
+
+#: A meeting's layers of at least this many positions grow by sorting (:meth:`Endgame.grow`)
+SORTED_FROM = 1 << 16
+#: A meeting past its first deadline goes on to the second only when its layers' growth predicts it
+#: decides the problem by then with this much of the time to spare.
+ETA_MARGIN = 1.25
+
+
 class Meeting:
     """A finish problem decided by breadth-first search by jumps from both ends, pruned by pagodas.
 
@@ -287,8 +366,16 @@ class Meeting:
     ends there; a backward one it weighs above the start is never reached), and both keep only the
     positions of their layer that can come from a kept one, so every game from the start to the
     finish passes through kept positions on both sides. The side with the smaller last layer grows
-    until the two last layers have equal peg counts (``k + j = pegs - 1``); then a position in both
-    is on a game (rebuilt from both sides' layers), and none proves the problem impossible.
+    until the two last layers are one jump apart (``k + j = pegs - 2``); then every game jumps from a
+    position of the forward layer to one of the backward layer, so the children of the smaller of the
+    two are looked up in the other (:func:`gridsolver.pegs.kernels.endgame.child_meeting`, no layer
+    of the size of the next one is built): a child in both is on a game (rebuilt from both sides'
+    layers), none proves the problem impossible.
+
+    *Self-dual problems*: when a symmetry ``g`` of the board swaps ``s`` and ``F``
+    (:func:`self_dual_symmetry`, e.g. a corner start and the opposite corner), ``g`` maps the problem
+    onto its dual, so the forward side's layer ``k`` is the image under ``g`` of the backward side's
+    layer ``k`` (and its pagodas the images of the backward side's): only the backward side is built.
     """
 
     def __init__(self, board: Board, finish: Cell, pagodas: bool = True) -> None:
@@ -300,53 +387,220 @@ class Meeting:
         self.dual = board.with_pegs(board.holes & ~(1 << board.index(finish)))
         self.backward = Endgame(board, finish, pagodas=pagodas)
         self.forward = Endgame(self.dual, self.start_hole, pagodas=pagodas)
+        for side in (self.backward, self.forward):
+            side.sorted_from = SORTED_FROM
+        self.mirror = self_dual_symmetry(board, finish)  # board numbering; None: both sides are built
         self.meeting: int | None = None  # a position (board numbering) on some game, once found
+        self.via: tuple[int, Jump] | None = None  # the position before :attr:`meeting` and its jump there
+        self.compared: tuple[int, int] | None = None  # the layers (forward k, backward j) last compared
+
+    @property
+    def forward_depth(self) -> int:
+        """Jumps from the start of the forward side's last layer (the backward side's, when self-dual)."""
+        return self.backward.pegs - 1 if self.mirror is not None else self.forward.pegs - 1
 
     @property
     def jumps_covered(self) -> int:
-        """Jumps spanned by the two sides' last layers (they meet at ``board.peg_count - 1``)."""
-        return (self.forward.pegs - 1) + (self.backward.pegs - 1)
+        """Jumps spanned by the two sides' last layers."""
+        return self.forward_depth + (self.backward.pegs - 1)
 
-    def run(self, budget: Budget, memory_bytes: int, deadline: float) -> str:
+    def _sides(self) -> tuple[Endgame, ...]:
+        return (self.backward,) if self.mirror is not None else (self.backward, self.forward)
+
+    def _next_side(self) -> Endgame:
+        if self.mirror is not None:
+            return self.backward
+        smaller = len(self.forward.layers[-1]) <= len(self.backward.layers[-1])
+        return self.forward if smaller else self.backward
+
+    def eta(self) -> float:
+        """Predicted seconds to decide the problem from here: each layer still to grow costs its side's
+        last seconds per parent, sizes grow by the side's last growth, whose excess over 1 shrinks as it
+        last shrank; then the pass over the smaller last layer at that same cost per entry."""
+        total = self.board.peg_count - 1
+        state: dict[int, list[float]] = {}
+        for side in self._sides():
+            n = float(len(side.layers[-1]))
+            if len(side.layers) < 3 or side.seconds[-1] <= 0.0:
+                rate, growth, shrink = 1e-6, 3.0, 1.0  # too early to tell: small layers, cheap
+            else:
+                rate = side.seconds[-1] / max(1, len(side.layers[-2]))
+                growth = len(side.layers[-1]) / max(1, len(side.layers[-2]))
+                before = len(side.layers[-2]) / max(1, len(side.layers[-3]))
+                shrink = min(1.0, max(0.0, (growth - 1.0) / (before - 1.0))) if before > 1.0 else 1.0
+            state[id(side)] = [n, rate, growth, shrink]
+        seconds = 0.0
+        depths = {id(self.backward): self.backward.pegs - 1, id(self.forward): self.forward_depth}
+        while sum(depths.values()) < total - 1:
+            if self.mirror is not None:
+                side = self.backward
+                depths[id(self.forward)] += 1
+            else:
+                f, b = state[id(self.forward)], state[id(self.backward)]
+                side = self.forward if f[0] <= b[0] else self.backward
+            n, rate, growth, shrink = state[id(side)]
+            seconds += rate * n
+            state[id(side)] = [n * growth, rate, 1.0 + (growth - 1.0) * shrink, shrink]
+            depths[id(side)] += 1
+        smallest = min(state.values(), key=lambda row: row[0])
+        return seconds + smallest[1] * smallest[0]
+
+    def run(self, budget: Budget, memory_bytes: int, deadline: float, until: float | None = None) -> str:
         """``"found"`` (:attr:`meeting` set), ``"impossible"`` or ``"stopped"`` (budget, memory, deadline:
-        ``time.perf_counter()``). LP pruning gets at most LP_SHARE of the time to the deadline."""
-        from gridsolver.pegs.kernels import endgame as endgame_kernels
+        ``time.perf_counter()``). LP pruning gets at most LP_SHARE of the time to the deadline. Past the
+        deadline the search goes on to ``until`` if :meth:`eta` (times ETA_MARGIN) says it gets there.
+        A self-dual problem's forward side ends with the images of the backward side's pagodas."""
+        outcome = self._run(budget, memory_bytes, deadline, until)
+        if self.mirror is not None:
+            self._mirror_bank()
+        return outcome
 
+    def _run(self, budget: Budget, memory_bytes: int, deadline: float, until: float | None) -> str:
         total = self.board.peg_count - 1
         started = time.perf_counter()
         lp_deadline = started + LP_SHARE * max(0.0, deadline - started)
-        for side in (self.backward, self.forward):
+        stop = deadline
+        for side in self._sides():
             side.prune(lp_deadline)
         while True:
-            for side in (self.backward, self.forward):
+            for side in self._sides():
                 if side.empty_at is not None:
                     return "impossible"
-            if self.jumps_covered >= total:
+            if self.jumps_covered >= total - 1:
                 break
-            smaller = len(self.forward.layers[-1]) <= len(self.backward.layers[-1])
-            side = self.forward if smaller else self.backward
+            side = self._next_side()
             room = (memory_bytes - 8 * self.positions()) / BYTES_PER_POSITION
-            if time.perf_counter() > deadline or room <= 0 or not side.grow(budget, int(room)):
+            now = time.perf_counter()
+            if now > stop and until is not None and stop < until and now + ETA_MARGIN * self.eta() <= until:
+                stop = until
+            if now > stop or room <= 0 or not side.grow(budget, int(room), until):
                 return "stopped"
             side.prune(lp_deadline)
             if len(side.layers[-1]) == 0:
                 side.empty_at = side.pegs
+        if total == 0:  # a start of one peg: the first layers themselves meet
+            return self._first_meeting()
+        return self._child_meeting(budget, memory_bytes, until if until is not None else deadline)
+
+    def _dense_mirror(self) -> Permutation:
+        assert self.mirror is not None
+        dense = self.backward.dense
+        return tuple(dense.number[self.mirror[bit]] for bit in dense.bits)
+
+    def _mirror_bank(self) -> None:
+        """The forward side's pagodas, when self-dual: the images of the backward side's."""
+        g = self._dense_mirror()
+        weights = np.zeros_like(self.backward.weights)
+        for k, image in enumerate(g):
+            weights[:, image] = self.backward.weights[:, k]
+        self.forward.weights, self.forward.floors = weights, self.backward.floors.copy()
+        self.forward.golden = self.backward.golden
+
+    def _first_meeting(self) -> str:
+        from gridsolver.pegs.kernels import endgame as endgame_kernels
+
         forward, backward = self.forward.layers[-1], self.backward.layers[-1]
         found = int(endgame_kernels.first_meeting(forward, backward, np.uint64(self.backward.all_holes),
                                                   self.backward.images))
+        self.compared = (len(self.forward.layers) - 1, len(self.backward.layers) - 1)
         if found < 0:
             return "impossible"
-        # the forward side stores the position itself; board_mask gives its complement
         self.meeting = self.forward.board_mask(forward[found]) ^ self.board.holes
         return "found"
+
+    def _child_meeting(self, budget: Budget, memory_bytes: int, deadline: float) -> str:
+        """Children of the smaller of the forward layer ``k`` and the backward layer ``j``
+        (``k + j = pegs - 2``) looked up in the other."""
+        from gridsolver.pegs.kernels import endgame as endgame_kernels
+
+        total = self.board.peg_count - 1
+        j = self.backward.pegs - 1
+        k = total - 1 - j
+        self.compared = (k, j)
+        back = self.backward.layers[j]
+        pre = NO_IMAGE
+        if self.mirror is not None:
+            ahead = self.backward.layers[k]
+            pre = byte_images([self._dense_mirror()])
+            expand_forward = True
+        else:
+            ahead = self.forward.layers[k]
+            expand_forward = len(ahead) <= len(back)
+        layer, other = (ahead, back) if expand_forward else (back, ahead)
+        # the pagodas the looked-up side's layers were pruned by (a complement failing one is not there)
+        looked_up = self.backward if expand_forward else self.forward
+        pagodas = endgame_kernels.Pagodas(looked_up.weights, looked_up.floors)
+        jumps = endgame_kernels.Jumps(*self.backward.tri)
+        all_holes = np.uint64(self.backward.all_holes)
+        images = self.backward.others
+        stop = deadline_ns(budget, deadline)
+        if 8 * (CHUNK + self.positions()) > memory_bytes:
+            return "stopped"
+        buffer = np.empty(max(CHUNK, 4 * len(jumps.a)), dtype=np.uint64)
+        stats = np.zeros(3, dtype=np.int64)
+        lo = 0
+        while True:  # the children of a chunk of ``layer``, sorted, against the sorted ``other``
+            stats[1] = 0
+            code = endgame_kernels.child_keys(layer, lo, pre, jumps, all_holes, images, pagodas, buffer,
+                                              budget.node_limit(), stop, stats)
+            if code not in (EXHAUSTED, OUT_OF_MEMORY):
+                self.backward.nodes += int(stats[0])
+                return "stopped"
+            chunk = np.sort(buffer[:stats[1]])
+            hit = int(endgame_kernels.first_common(chunk, other))
+            if hit >= 0 or code == EXHAUSTED:
+                break
+            lo = int(stats[2])
+        self.backward.nodes += int(stats[0])
+        if hit < 0:
+            return "impossible"
+        # which position of the chunk has that child, and by which jump
+        keys = np.zeros(FIRST_SLOTS, dtype=np.uint64)
+        endgame_kernels.insert_all(keys, chunk[hit:hit + 1])
+        part = layer[lo:int(stats[2])]
+        found = np.zeros(3, dtype=np.int64)
+        code = endgame_kernels.child_meeting(part, 0, pre, jumps, all_holes, images, pagodas, keys,
+                                             np.iinfo(np.int64).max, budget.deadline_ns(), found)
+        if code != FOUND:  # stopped (Ctrl-C) while looking again at a chunk with a child in both layers
+            return "stopped"
+        stats[1:] = found[1:]
+        layer = part
+        dense = self.backward.dense
+        a, b, c = (int(x[stats[2]]) for x in self.backward.tri)
+        jumped = (1 << a) | (1 << b) | (1 << c)
+        entry = int(layer[stats[1]])
+        if self.mirror is not None:
+            entry = sum(1 << image for n, image in enumerate(self._dense_mirror()) if entry >> n & 1)
+        if expand_forward:  # entry: a position reached from the start; its child can finish
+            before, after = entry, entry ^ jumped
+        else:  # entry: a complement of a position that can finish; its child: a reached position's
+            before, after = self.backward.all_holes ^ entry ^ jumped, self.backward.all_holes ^ entry
+        self.via = (self._board(dense, before), (dense.cell(a), dense.cell(c)))
+        self.meeting = self._board(dense, after)
+        return "found"
+
+    @staticmethod
+    def _board(dense: Dense, position: int) -> int:
+        return sum(1 << bit for k, bit in enumerate(dense.bits) if position >> k & 1)
 
     def line(self) -> list[Jump]:
         """A game from the start through :attr:`meeting` to one peg at the finish."""
         assert self.meeting is not None
-        # the dual game from the meeting's complement to one peg at s, read backwards, is the game from
-        # the start to the meeting (the same jumps, in reverse order)
-        dual_line = self.forward.finish_line(self.board.holes ^ self.meeting)
-        return dual_line[::-1] + self.backward.finish_line(self.meeting)
+        reached, middle = (self.meeting, []) if self.via is None else (self.via[0], [self.via[1]])
+        # the dual game from the complement of a reached position to one peg at s, read backwards, is a
+        # game from the start to it (the same jumps, in reverse order)
+        if self.mirror is None:
+            dual_line = self.forward.finish_line(self.board.holes ^ reached)
+        else:  # the dual game is the image under the mirror of a game of the problem itself
+            g = self.mirror
+            inverse = [0] * len(g)
+            for bit, image in enumerate(g):
+                inverse[image] = bit
+            source = sum(1 << inverse[bit] for bit in rules.bit_indices(self.board.holes ^ reached))
+            cell = self.board.cell
+            dual_line = [(cell(g[self.board.index(a)]), cell(g[self.board.index(c)]))
+                         for a, c in self.backward.finish_line(source)]
+        return dual_line[::-1] + middle + self.backward.finish_line(self.meeting)
 
     def positions(self) -> int:
         return self.forward.positions() + self.backward.positions()

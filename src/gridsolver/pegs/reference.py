@@ -183,3 +183,43 @@ def heavy_enough(positions: list[int], weights: list[list[float]], floors: list[
     """kernels.endgame.heavy_enough in plain Python: whether each position weighs at least every floor."""
     return [all(sum(w[k] for k in range(p.bit_length()) if p >> k & 1) >= floor
                 for w, floor in zip(weights, floors, strict=True)) for p in positions]
+
+
+def _image(mask: int, perm: tuple[int, ...]) -> int:
+    return sum(1 << perm[i] for i in range(mask.bit_length()) if mask >> i & 1)
+
+
+def _light(q: int, weights: list[list[float]], floors: list[float]) -> bool:
+    return any(sum(w[i] for i in range(q.bit_length()) if q >> i & 1) < floor
+               for w, floor in zip(weights, floors, strict=True))
+
+
+def child_keys(layer: list[int], pre: tuple[int, ...] | None, jumps: list[tuple[int, int, int]], flip: int,
+               perms: list[tuple[int, ...]], weights: list[list[float]], floors: list[float]) -> list[int]:
+    """kernels.endgame.child_keys in plain Python: for each position of ``layer`` (its image under ``pre``
+    first, if any) and each child ``q`` in jump order whose ``flip ^ q`` weighs at least every floor, the
+    smallest image of ``flip ^ q`` under ``perms``."""
+    out = []
+    for p in layer:
+        p = p if pre is None else _image(p, pre)
+        for a, b, c in jumps:
+            if p >> a & 1 and p >> b & 1 and not p >> c & 1:
+                q = flip ^ p ^ (1 << a) ^ (1 << b) ^ (1 << c)
+                if not _light(q, weights, floors):
+                    out.append(min(_image(q, perm) for perm in perms))
+    return out
+
+
+def child_meeting(layer: list[int], pre: tuple[int, ...] | None, jumps: list[tuple[int, int, int]],
+                  all_holes: int, perms: list[tuple[int, ...]], weights: list[list[float]],
+                  floors: list[float], keys: set[int]) -> tuple[int, int] | None:
+    """kernels.endgame.child_meeting in plain Python: the first (position index, jump index) whose child's
+    complement (heavy enough) has its smallest image in ``keys``, or None."""
+    for i, p in enumerate(layer):
+        p = p if pre is None else _image(p, pre)
+        for t, (a, b, c) in enumerate(jumps):
+            if p >> a & 1 and p >> b & 1 and not p >> c & 1:
+                q = all_holes ^ p ^ (1 << a) ^ (1 << b) ^ (1 << c)
+                if not _light(q, weights, floors) and min(_image(q, perm) for perm in perms) in keys:
+                    return i, t
+    return None

@@ -787,7 +787,9 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int):
     return "not-found", None, "", nodes, STOPPED.get(code), extra
 
 
-MEET_TIME_SHARE = 0.25  # of the time left: the most the two-sided breadth-first search takes (0.4 slower)
+MEET_TIME_SHARE = 0.25  # of the time left: the two-sided breadth-first search's own share (0.4 slower)
+#: ... and the most it takes when its layers predict it decides the problem by then (Meeting.eta)
+MEET_TIME_MOST = 0.9
 MEET_MEMORY_SHARE = 0.35  # of the memory budget (the depth-first runs' table gets half of it)
 
 
@@ -795,15 +797,18 @@ def _meet(board: Board, finish: Cell, budget: Budget) -> tuple[Endgame, str]:
     """:class:`gridsolver.pegs.endgame.Meeting` within its shares of the budget: (it, its outcome)."""
     meeting = endgame.Meeting(board, finish)
     remaining = budget.remaining_s()
-    seconds = 60.0 if remaining is None else MEET_TIME_SHARE * remaining
+    now = time.perf_counter()
+    share = 60.0 if remaining is None else MEET_TIME_SHARE * remaining
+    most = 4 * share if remaining is None else MEET_TIME_MOST * remaining
     memory = int(MEET_MEMORY_SHARE * (budget.memory_bytes() or (4 << 30)))
-    outcome = meeting.run(budget, memory, time.perf_counter() + seconds)
+    outcome = meeting.run(budget, memory, now + share, now + most)
     return meeting, outcome
 
 
 def _meeting_info(meeting) -> dict:
-    return {"meeting_forward_pegs": meeting.board.peg_count - meeting.forward.pegs + 1,
+    return {"meeting_forward_pegs": meeting.board.peg_count - meeting.forward_depth,
             "meeting_backward_pegs": meeting.backward.pegs, "meeting_positions": meeting.positions(),
+            "meeting_self_dual": meeting.mirror is not None,
             "meeting_lp_pagodas": meeting.forward.lp_pagodas + meeting.backward.lp_pagodas,
             "meeting_lp_s": round(meeting.forward.lp_seconds + meeting.backward.lp_seconds, 2),
             "meeting_s": round(sum(meeting.forward.seconds) + sum(meeting.backward.seconds), 2)}
@@ -827,12 +832,21 @@ def _meeting_proof(meeting, finish: Cell) -> str:
                 f"end at {finish}: each weighs less than one peg there under one of "
                 f"{meeting.forward.lp_pagodas} pagoda functions found by linear programming or the golden "
                 f"pagoda toward {finish}")
-    middle = pegs - meeting.forward.pegs + 1
     found = meeting.forward.lp_pagodas + meeting.backward.lp_pagodas
-    return (f"breadth-first search by jumps from both ends under the {len(meeting.backward.perms)} "
+    ends = "from both ends"
+    if meeting.mirror is not None:
+        ends = ("from the finish (the problem is its own dual under a symmetry of the board: the layers from "
+                "the start are their images)")
+    if meeting.compared is None or meeting.compared[0] + meeting.compared[1] >= pegs - 1:
+        middle = pegs - meeting.forward_depth
+        what = f"no position of {middle} pegs is both reachable from the start and able to end at {finish}"
+    else:
+        below = meeting.compared[1] + 1
+        what = (f"no position of {below + 1} pegs reachable from the start has a jump to one of {below} pegs "
+                f"able to end at {finish}")
+    return (f"breadth-first search by jumps {ends} under the {len(meeting.backward.perms)} "
             f"symmetries fixing the start and {finish}, pruned by {found} pagoda functions found by linear "
-            f"programming and two golden pagodas: no position of {middle} pegs is both reachable from the "
-            f"start and able to end at {finish}")
+            f"programming and two golden pagodas: {what}")
 
 
 def _dense_bank_rows(board: Board, layout: Layout, side: Endgame, perms: list):

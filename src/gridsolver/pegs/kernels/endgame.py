@@ -25,8 +25,9 @@ from numba import njit
 
 from gridsolver.core.kernels.bits import ONE, ZERO, trailing_zeros
 from gridsolver.core.kernels.clock import budget_check
-from gridsolver.core.kernels.stops import EXHAUSTED, OUT_OF_MEMORY
-from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, canonical, new_slot, set_slot
+from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, OUT_OF_MEMORY
+from gridsolver.core.kernels.table import find_key
+from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, canonical, mix, new_slot, set_slot
 
 MAX_LOAD = 0.6  # a layer's set is grown past this load (endgame.MAX_LOAD too)
 
@@ -149,5 +150,174 @@ def first_meeting(forward, backward, all_holes, images):
         key = canonical(all_holes ^ forward[i], images)
         j = np.searchsorted(backward, key)
         if j < backward.shape[0] and backward[j] == key:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def child_meeting(layer, lo, pre, jumps, all_holes, images, pagodas, keys, node_limit, deadline_ns, stats):
+    """The first child that meets the set ``keys``: positions ``p`` (``layer[i]`` from ``lo``, or its
+    image under ``pre[0]`` when ``pre`` has a row; see :func:`gridsolver.pegs.kernels.bitboard.canonical`)
+    and their children ``q`` (one of ``jumps`` on), until the smallest image of ``all_holes ^ q`` under
+    ``images`` is in ``keys``. A child whose complement weighs less than a floor of ``pagodas`` (see
+    :func:`expand`) is not looked up: ``keys`` must hold no such complement.
+
+    Returns FOUND with ``stats[1]`` = ``i`` and ``stats[2]`` = the jump's index, EXHAUSTED when no child
+    meets, or a budget code with ``stats[1]`` = the entry to go on from. ``stats[0]`` += jumps made.
+    """
+    tri_a, tri_b, tri_c = jumps
+    weights, floors = pagodas
+    ntri = tri_a.shape[0]
+    npag = weights.shape[0]
+    base = np.zeros(npag, dtype=np.float64)
+    slots = keys.shape[0]
+    nodes = 0
+    for i in range(lo, layer.shape[0]):
+        p = layer[i]
+        if pre.shape[0] > 0:
+            img = ZERO
+            for k in range(8):
+                img |= pre[0, k, np.int64((p >> np.uint64(8 * k)) & np.uint64(255))]
+            p = img
+        base[:] = 0.0
+        q = all_holes ^ p
+        while q != ZERO:  # the complement's weights under every pagoda
+            low = q & (~q + ONE)
+            bit = trailing_zeros(low)
+            for k in range(npag):
+                base[k] += weights[k, bit]
+            q ^= low
+        for t in range(ntri):
+            a = np.uint64(tri_a[t])
+            b = np.uint64(tri_b[t])
+            c = np.uint64(tri_c[t])
+            if (p >> a) & (p >> b) & ~(p >> c) & ONE == ZERO:
+                continue
+            nodes += 1
+            code = budget_check(stats[0] + nodes, node_limit, deadline_ns, CHECK_EVERY)
+            if code != EXHAUSTED:
+                stats[0] += nodes
+                stats[1] = i
+                return code
+            light = False  # the child's complement gains a and b and loses c
+            for k in range(npag):
+                if base[k] + weights[k, tri_a[t]] + weights[k, tri_b[t]] - weights[k, tri_c[t]] < floors[k]:
+                    light = True
+                    break
+            if light:
+                continue
+            key = canonical(all_holes ^ (p ^ ((ONE << a) | (ONE << b) | (ONE << c))), images)
+            if find_key(keys, key, mix(key), slots) >= 0:
+                stats[0] += nodes
+                stats[1] = i
+                stats[2] = t
+                return FOUND
+    stats[0] += nodes
+    stats[1] = layer.shape[0]
+    return EXHAUSTED
+
+
+@njit(cache=True)
+def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, node_limit, deadline_ns, stats):
+    """Write into ``out``, from ``stats[1]`` on, the smallest image under ``images`` of ``flip ^ q`` for
+    every child ``q`` (one of ``jumps`` on) of the positions ``p`` of ``layer[lo:]`` (each mapped by
+    ``pre[0]`` first when ``pre`` has a row) whose ``flip ^ q`` weighs at least every floor of
+    ``pagodas`` (``flip`` is 0, or every hole: then ``flip ^ q`` gains the jump's ``a`` and ``b`` and
+    loses ``c``). Duplicates are written as often as they come.
+
+    Stops before a position whose children might not fit: returns OUT_OF_MEMORY with ``stats[2]`` =
+    that position (go on from it once ``out`` is emptied), EXHAUSTED (``stats[2]`` = the layer's end)
+    or a budget code (``stats[2]`` = the position being expanded). ``stats[0]`` += jumps made,
+    ``stats[1]`` = keys in ``out``.
+    """
+    tri_a, tri_b, tri_c = jumps
+    weights, floors = pagodas
+    ntri = tri_a.shape[0]
+    npag = weights.shape[0]
+    base = np.zeros(npag, dtype=np.float64)
+    count = stats[1]
+    nodes = 0
+    for i in range(lo, layer.shape[0]):
+        if count + ntri > out.shape[0]:
+            stats[0] += nodes
+            stats[1] = count
+            stats[2] = i
+            return OUT_OF_MEMORY
+        p = layer[i]
+        if pre.shape[0] > 0:
+            img = ZERO
+            for k in range(8):
+                img |= pre[0, k, np.int64((p >> np.uint64(8 * k)) & np.uint64(255))]
+            p = img
+        base[:] = 0.0
+        q = flip ^ p
+        while q != ZERO:
+            low = q & (~q + ONE)
+            bit = trailing_zeros(low)
+            for k in range(npag):
+                base[k] += weights[k, bit]
+            q ^= low
+        for t in range(ntri):
+            a = np.uint64(tri_a[t])
+            b = np.uint64(tri_b[t])
+            c = np.uint64(tri_c[t])
+            if (p >> a) & (p >> b) & ~(p >> c) & ONE == ZERO:
+                continue
+            nodes += 1
+            code = budget_check(stats[0] + nodes, node_limit, deadline_ns, CHECK_EVERY)
+            if code != EXHAUSTED:
+                stats[0] += nodes
+                stats[1] = count
+                stats[2] = i
+                return code
+            light = False
+            for k in range(npag):  # summed in expand's order (flip 0) or child_meeting's
+                if flip == ZERO:
+                    weight = base[k] - weights[k, tri_a[t]] - weights[k, tri_b[t]] + weights[k, tri_c[t]]
+                else:
+                    weight = base[k] + weights[k, tri_a[t]] + weights[k, tri_b[t]] - weights[k, tri_c[t]]
+                if weight < floors[k]:
+                    light = True
+                    break
+            if light:
+                continue
+            out[count] = canonical(flip ^ (p ^ ((ONE << a) | (ONE << b) | (ONE << c))), images)
+            count += 1
+    stats[0] += nodes
+    stats[1] = count
+    stats[2] = layer.shape[0]
+    return EXHAUSTED
+
+
+@njit(cache=True)
+def merge_unique(old, new, out):
+    """Write the sorted union of the sorted ``old`` (no repeats) and the sorted ``new`` (repeats
+    allowed) into ``out``, each value once; returns how many."""
+    i = 0
+    j = 0
+    n = 0
+    while i < old.shape[0] or j < new.shape[0]:
+        if j >= new.shape[0] or (i < old.shape[0] and old[i] <= new[j]):
+            value = old[i]
+            i += 1
+        else:
+            value = new[j]
+            j += 1
+        if n == 0 or out[n - 1] != value:
+            out[n] = value
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def first_common(a, b):
+    """Index of the first value of the sorted ``a`` that is in the sorted ``b``, or -1."""
+    j = 0
+    for i in range(a.shape[0]):
+        while j < b.shape[0] and b[j] < a[i]:
+            j += 1
+        if j == b.shape[0]:
+            return -1
+        if b[j] == a[i]:
             return i
     return -1

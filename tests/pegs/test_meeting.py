@@ -1,0 +1,153 @@
+"""The two-sided search's sorted layers, its last look-up and self-dual problems (one side built)."""
+
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gridsolver import pegs
+from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, OUT_OF_MEMORY
+from gridsolver.pegs import endgame, reference, rules, search, table
+from gridsolver.pegs.geometry import symmetries
+from gridsolver.pegs.meet import byte_images
+from tests.pegs.test_rules import named
+
+
+def vacated(board: rules.Board, cell: rules.Cell) -> rules.Board:
+    return board.with_pegs(board.holes & ~(1 << board.index(cell)))
+
+
+def bank(rng, rows: int) -> tuple[list[list[float]], list[float]]:
+    """Rows of weights and floors in eighths (exact sums in any order; a row need not be a pagoda)."""
+    return (rng.integers(-8, 9, size=(rows, 64)) / 8).tolist(), (rng.integers(-24, 9, size=rows) / 8).tolist()
+
+
+@given(st.lists(st.integers(0, (1 << 20) - 1), min_size=1, max_size=30), st.integers(0, 2**32),
+       st.booleans(), st.booleans())
+@settings(max_examples=40, deadline=None)
+def test_child_keys_merge_and_child_meeting_are_their_references(positions, seed, flipped, mapped):
+    from gridsolver.pegs.kernels import endgame as layers
+
+    board = named("4x5")
+    ending = endgame.Endgame(vacated(board, (0, 0)), (3, 4))  # the 180-degree turn swaps the two
+    mirror = endgame.self_dual_symmetry(ending.board, (3, 4))
+    assert mirror is not None
+    dense_mirror = tuple(ending.dense.number[mirror[bit]] for bit in ending.dense.bits)
+    rng = np.random.default_rng(seed)
+    weights, floors = bank(rng, int(rng.integers(0, 4)))
+    jumps = layers.Jumps(*ending.tri)
+    flip = ending.all_holes if flipped else 0
+    pre = byte_images([dense_mirror]) if mapped else endgame.NO_IMAGE
+    pagodas = layers.Pagodas(np.array(weights, dtype=np.float64).reshape(-1, 64), np.array(floors))
+    layer = np.array(positions, dtype=np.uint64)
+    out = np.zeros(4 * len(ending.tri[0]), dtype=np.uint64)  # a few positions' children per call
+    stats = np.zeros(3, dtype=np.int64)
+    got: list[int] = []
+    lo, calls = 0, 0
+    while True:
+        stats[1] = 0
+        code = layers.child_keys(layer, lo, pre, jumps, np.uint64(flip), ending.images, pagodas, out, 1 << 40,
+                                 time.monotonic_ns() + 10**11, stats)
+        assert code in (EXHAUSTED, OUT_OF_MEMORY)
+        got += out[:stats[1]].tolist()
+        calls += 1
+        if code == EXHAUSTED:
+            break
+        lo = int(stats[2])
+    triples = ending.dense.triples()
+    want = reference.child_keys(positions, dense_mirror if mapped else None, triples, flip, ending.perms,
+                                weights, floors)
+    assert got == want
+    # merged into a sorted layer: the sorted union, once each
+    half = sorted(set(rng.choice(want, size=len(want) // 2).tolist())) if want else []
+    old = np.array(half, dtype=np.uint64)
+    new = np.sort(np.array(want, dtype=np.uint64))
+    merged = np.zeros(len(old) + len(new), dtype=np.uint64)
+    n = layers.merge_unique(old, new, merged)
+    assert merged[:n].tolist() == sorted(set(old.tolist()) | set(want))
+    # the first common value of two sorted arrays
+    some = set(rng.integers(0, 1 << 20, size=20).tolist()) | set(want[::3])
+    other = np.array(sorted(some), dtype=np.uint64)
+    first = layers.first_common(new, other)
+    common = [i for i, v in enumerate(new.tolist()) if v in set(other.tolist())]
+    assert first == (common[0] if common else -1)
+    # the first child whose complement is in a set
+    keys = set(other.tolist())
+    hashed = np.zeros(1 << 8, dtype=np.uint64)
+    layers.insert_all(hashed, other[other != 0])
+    stats[:] = 0
+    code = layers.child_meeting(layer, 0, pre, jumps, np.uint64(ending.all_holes), ending.images, pagodas,
+                                hashed, 1 << 40, time.monotonic_ns() + 10**11, stats)
+    expected = reference.child_meeting(positions, dense_mirror if mapped else None, triples, ending.all_holes,
+                                       ending.perms, weights, floors, keys - {0})
+    assert (code == FOUND) == (expected is not None)
+    if expected is not None:
+        assert (int(stats[1]), int(stats[2])) == expected
+
+
+@pytest.mark.parametrize("name, vacancy, finish", [("english", (2, 3), (4, 3)), ("4x5", (0, 1), (2, 3))])
+def test_sorted_growth_gives_the_hash_sets_layers_and_nodes(name, vacancy, finish, monkeypatch):
+    board = vacated(named(name), vacancy)
+    budget = search.Budget(nodes=10**9)
+    hashed = endgame.Endgame(board, finish)
+    sorted_ = endgame.Endgame(board, finish)
+    sorted_.sorted_from = 0
+    monkeypatch.setattr(endgame, "CHUNK", 1 << 9)  # many chunks per layer (at least 4 positions' children)
+    for _ in range(8):  # English: up to the 9-peg positions that can finish, 50,000 of them
+        assert hashed.grow(budget, 1 << 24) and sorted_.grow(budget, 1 << 24)
+    assert [layer.tolist() for layer in hashed.layers] == [layer.tolist() for layer in sorted_.layers]
+    assert hashed.nodes == sorted_.nodes
+
+
+def test_self_dual_problems_are_found():
+    diamond = pegs.named("diamond")
+    corner = vacated(diamond, (0, 4))
+    assert endgame.self_dual_symmetry(corner, (8, 4)) is not None  # the up-down mirror
+    assert endgame.self_dual_symmetry(corner, (5, 1)) is None
+    assert endgame.self_dual_symmetry(vacated(diamond, (1, 3)), (7, 5)) is not None  # the half turn
+    assert endgame.self_dual_symmetry(vacated(diamond, (1, 3)), (4, 8)) is None
+    english = pegs.named("english")
+    assert endgame.self_dual_symmetry(english, (3, 3)) == symmetries(english)[0]  # the identity
+
+
+@pytest.mark.parametrize("chunk", [1 << 23, 1 << 9])
+@pytest.mark.parametrize("name", ["3x6", "4x4"])
+def test_meetings_with_and_without_the_self_dual_shortcut_agree_with_brute_force(name, chunk, monkeypatch):
+    """Without pagodas from linear programs (fast): every single-vacancy problem, sorted growth from the
+    first layer on, the last look-up in one chunk or many."""
+    monkeypatch.setattr(endgame, "SORTED_FROM", 0)
+    monkeypatch.setattr(endgame, "CHUNK", chunk)
+    board = named(name)
+    self_dual = 0
+    for start, finish in table.single_vacancy_problems(board):
+        problem = vacated(board, start)
+        possible = problem.pegs in reference.finishers(board, board.index(finish))
+        for shortcut in (True, False):
+            meeting = endgame.Meeting(problem, finish, pagodas=False)
+            if not shortcut:
+                meeting.mirror = None
+            self_dual += meeting.mirror is not None
+            outcome = meeting.run(search.Budget(nodes=10**9), 1 << 28, time.perf_counter() + 30)
+            assert outcome == ("found" if possible else "impossible"), (start, finish, shortcut)
+            if outcome == "found":
+                end = rules.replay(problem, meeting.line())
+                assert end.peg_count == 1 and end.has_peg(finish)
+    assert self_dual > 0
+
+
+def test_a_stopped_self_dual_meeting_hands_on_the_mirrored_pagodas():
+    """The depth-first runs take the forward side's pagodas as cuts: when only the backward side was built,
+    they are the images of its pagodas under the symmetry, even when the search stopped early."""
+    board = vacated(pegs.named("diamond"), (0, 4))
+    meeting = endgame.Meeting(board, (8, 4))
+    assert meeting.run(search.Budget(nodes=10**9), 1 << 28, time.perf_counter() - 1.0) == "stopped"
+    backward, forward = meeting.backward, meeting.forward
+    assert len(forward.floors) == len(backward.floors) >= 1 and forward.golden == backward.golden
+    mirror = meeting.mirror
+    assert mirror is not None
+    dense = backward.dense
+    for k in range(len(backward.floors)):
+        for number, bit in enumerate(dense.bits):
+            assert forward.weights[k, dense.number[mirror[bit]]] == backward.weights[k, number]
