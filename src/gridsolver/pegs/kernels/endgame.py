@@ -52,6 +52,47 @@ def weight_of(p, weights):
     return total
 
 
+@njit(cache=True, inline="always")
+def _weigh(q, weights, base):
+    """``base[k]`` = the weight of the pegs of ``q`` under pagoda ``k`` (summed peg by peg, lowest
+    first)."""
+    base[:] = 0.0
+    while q != ZERO:
+        low = q & (~q + ONE)
+        bit = trailing_zeros(low)
+        for k in range(weights.shape[0]):
+            base[k] += weights[k, bit]
+        q ^= low
+
+
+@njit(cache=True, inline="always")
+def _too_light(base, pagodas, a, b, c, complement):
+    """Whether the child that the jump from ``a`` over ``b`` to ``c`` makes weighs less than a floor
+    of ``pagodas``, from ``base`` (:func:`_weigh` of the parent): its pegs (the parent's lose ``a`` and
+    ``b`` and gain ``c``) or, with ``complement``, its complement's (which gains ``a`` and ``b`` and
+    loses ``c``; ``base`` then weighs the parent's complement)."""
+    weights, floors = pagodas
+    for k in range(weights.shape[0]):
+        if complement:
+            weight = base[k] + weights[k, a] + weights[k, b] - weights[k, c]
+        else:
+            weight = base[k] - weights[k, a] - weights[k, b] + weights[k, c]
+        if weight < floors[k]:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _pre_image(p, pre):
+    """``p``, or its image under ``pre[0]`` (byte tables) when ``pre`` has a row."""
+    if pre.shape[0] == 0:
+        return p
+    img = ZERO
+    for k in range(8):
+        img |= pre[0, k, np.int64((p >> np.uint64(8 * k)) & np.uint64(255))]
+    return img
+
+
 @njit(cache=True)
 def expand(layer, lo, jumps, images, pagodas, keys, node_limit, deadline_ns, stats):
     """Put every child of ``layer[lo:]`` (one of ``jumps`` on) into the set ``keys``, canonical under the
@@ -63,7 +104,7 @@ def expand(layer, lo, jumps, images, pagodas, keys, node_limit, deadline_ns, sta
     ``stats[2]`` = the parent whose children did not fit (go on from it after the set grows).
     """
     tri_a, tri_b, tri_c = jumps
-    weights, floors = pagodas
+    weights = pagodas.weights
     capacity = np.int64(keys.shape[0] * MAX_LOAD)
     count = stats[1]
     nodes = 0
@@ -72,14 +113,7 @@ def expand(layer, lo, jumps, images, pagodas, keys, node_limit, deadline_ns, sta
     base = np.zeros(npag, dtype=np.float64)
     for i in range(lo, layer.shape[0]):
         p = layer[i]
-        base[:] = 0.0
-        q = p
-        while q != ZERO:  # the pegs' weights under every pagoda, peg by peg
-            low = q & (~q + ONE)
-            bit = trailing_zeros(low)
-            for k in range(npag):
-                base[k] += weights[k, bit]
-            q ^= low
+        _weigh(p, weights, base)  # the pegs' weights under every pagoda
         for t in range(ntri):
             a = np.uint64(tri_a[t])
             b = np.uint64(tri_b[t])
@@ -93,12 +127,7 @@ def expand(layer, lo, jumps, images, pagodas, keys, node_limit, deadline_ns, sta
                 stats[1] = count
                 stats[2] = i
                 return code
-            light = False
-            for k in range(npag):
-                if base[k] - weights[k, tri_a[t]] - weights[k, tri_b[t]] + weights[k, tri_c[t]] < floors[k]:
-                    light = True
-                    break
-            if light:
+            if _too_light(base, pagodas, tri_a[t], tri_b[t], tri_c[t], False):
                 continue
             child = canonical(p ^ ((ONE << a) | (ONE << b) | (ONE << c)), images)
             slot = new_slot(keys, child)
@@ -166,27 +195,15 @@ def child_meeting(layer, lo, pre, jumps, all_holes, images, pagodas, keys, node_
     meets, or a budget code with ``stats[1]`` = the entry to go on from. ``stats[0]`` += jumps made.
     """
     tri_a, tri_b, tri_c = jumps
-    weights, floors = pagodas
+    weights = pagodas.weights
     ntri = tri_a.shape[0]
     npag = weights.shape[0]
     base = np.zeros(npag, dtype=np.float64)
     slots = keys.shape[0]
     nodes = 0
     for i in range(lo, layer.shape[0]):
-        p = layer[i]
-        if pre.shape[0] > 0:
-            img = ZERO
-            for k in range(8):
-                img |= pre[0, k, np.int64((p >> np.uint64(8 * k)) & np.uint64(255))]
-            p = img
-        base[:] = 0.0
-        q = all_holes ^ p
-        while q != ZERO:  # the complement's weights under every pagoda
-            low = q & (~q + ONE)
-            bit = trailing_zeros(low)
-            for k in range(npag):
-                base[k] += weights[k, bit]
-            q ^= low
+        p = _pre_image(layer[i], pre)
+        _weigh(all_holes ^ p, weights, base)  # the complement's weights under every pagoda
         for t in range(ntri):
             a = np.uint64(tri_a[t])
             b = np.uint64(tri_b[t])
@@ -199,12 +216,7 @@ def child_meeting(layer, lo, pre, jumps, all_holes, images, pagodas, keys, node_
                 stats[0] += nodes
                 stats[1] = i
                 return code
-            light = False  # the child's complement gains a and b and loses c
-            for k in range(npag):
-                if base[k] + weights[k, tri_a[t]] + weights[k, tri_b[t]] - weights[k, tri_c[t]] < floors[k]:
-                    light = True
-                    break
-            if light:
+            if _too_light(base, pagodas, tri_a[t], tri_b[t], tri_c[t], True):
                 continue
             key = canonical(all_holes ^ (p ^ ((ONE << a) | (ONE << b) | (ONE << c))), images)
             if find_key(keys, key, mix(key), slots) >= 0:
@@ -231,7 +243,7 @@ def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, node_limit, de
     ``stats[1]`` = keys in ``out``.
     """
     tri_a, tri_b, tri_c = jumps
-    weights, floors = pagodas
+    weights = pagodas.weights
     ntri = tri_a.shape[0]
     npag = weights.shape[0]
     base = np.zeros(npag, dtype=np.float64)
@@ -243,20 +255,8 @@ def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, node_limit, de
             stats[1] = count
             stats[2] = i
             return OUT_OF_MEMORY
-        p = layer[i]
-        if pre.shape[0] > 0:
-            img = ZERO
-            for k in range(8):
-                img |= pre[0, k, np.int64((p >> np.uint64(8 * k)) & np.uint64(255))]
-            p = img
-        base[:] = 0.0
-        q = flip ^ p
-        while q != ZERO:
-            low = q & (~q + ONE)
-            bit = trailing_zeros(low)
-            for k in range(npag):
-                base[k] += weights[k, bit]
-            q ^= low
+        p = _pre_image(layer[i], pre)
+        _weigh(flip ^ p, weights, base)
         for t in range(ntri):
             a = np.uint64(tri_a[t])
             b = np.uint64(tri_b[t])
@@ -270,16 +270,8 @@ def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, node_limit, de
                 stats[1] = count
                 stats[2] = i
                 return code
-            light = False
-            for k in range(npag):  # summed in expand's order (flip 0) or child_meeting's
-                if flip == ZERO:
-                    weight = base[k] - weights[k, tri_a[t]] - weights[k, tri_b[t]] + weights[k, tri_c[t]]
-                else:
-                    weight = base[k] + weights[k, tri_a[t]] + weights[k, tri_b[t]] - weights[k, tri_c[t]]
-                if weight < floors[k]:
-                    light = True
-                    break
-            if light:
+            # summed in expand's order (flip 0) or child_meeting's
+            if _too_light(base, pagodas, tri_a[t], tri_b[t], tri_c[t], flip != ZERO):
                 continue
             out[count] = canonical(flip ^ (p ^ ((ONE << a) | (ONE << b) | (ONE << c))), images)
             count += 1
