@@ -85,6 +85,33 @@ def test_the_result_is_the_last_improvement_even_when_the_kernel_saw_it_first():
     assert [(e["score"], e["status"]) for e in improved] == [(260, "best-found"), (260, "optimal")]
 
 
+def test_the_last_improvement_brings_the_solution_a_kernel_found_as_numbers_only():
+    events = []
+    watcher = live.Watcher(search(), [events.append], None)
+    watcher.start()
+    watch.improved(260)  # a kernel's (or a worker's) improvement: no solution in this process
+    watcher.look()
+    watcher.finish(result(260))
+    improved = [(e["score"], e["status"], e["solution"]) for e in events if e["event"] == "improved"]
+    assert improved == [(260, "best-found", None), (260, "best-found", [1, 2])]
+
+
+def test_a_result_already_told_with_its_solution_is_not_told_twice_nor_a_worse_one_at_all():
+    events = []
+    watcher = live.Watcher(search(), [events.append], None)
+    watcher.start()
+    watch.improved(260, [1, 2])
+    watcher.look()
+    watcher.finish(result(260))
+    assert [e["score"] for e in events if e["event"] == "improved"] == [260]
+    events.clear()
+    watcher = live.Watcher(search(), [events.append], None)
+    watcher.start()
+    watch.improved(300)
+    watcher.look()
+    watcher.finish(result(260))  # the block read 300; scores in events never get worse
+    assert [e["score"] for e in events if e["event"] == "improved"] == [300]
+
 
 def test_an_improvement_reported_with_its_solution_carries_it_made_only_when_asked():
     events = []
@@ -132,6 +159,7 @@ def test_before_the_search_the_line_says_it_is_starting_and_what_warm_up_wrote_i
     watcher.stop()
     assert [e["score"] for e in events if e["event"] == "improved"] == [50]
 
+
 def test_a_watcher_thread_reads_while_a_python_search_runs():
     events = []
     watcher = live.Watcher(search(), [events.append], None)
@@ -139,8 +167,9 @@ def test_a_watcher_thread_reads_while_a_python_search_runs():
     for score in (10, 20, 30):
         watch.improved(score)
         time.sleep(live.INTERVAL_S * 2)
-    watcher.finish(result(30))
-    assert [e["score"] for e in events if e["event"] == "improved"] == [10, 20, 30]
+    watcher.finish(result(30))  # the block's 30 came without a solution: the result's brings it
+    assert [(e["score"], e["solution"]) for e in events if e["event"] == "improved"] == \
+        [(10, None), (20, None), (30, None), (30, [1, 2])]
     assert watch.block()[watch.YIELD_NS] == 0  # kernels stop letting go once nobody reads
 
 

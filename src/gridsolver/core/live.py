@@ -126,6 +126,8 @@ class Watcher:
         self.display = display
         self.best: int | float | None = None
         self.bound: int | None = None
+        #: the last improved event sent, as (score, status, carried a solution)
+        self._told: tuple[int | float, str, bool] | None = None
         self.note = ""
         self._meter = WorkMeter()
         self._done = threading.Event()
@@ -190,9 +192,8 @@ class Watcher:
                 self.emit("bound", bound=bound, score=self.best, score_name=self.search.score_name)
             if best is not None and better(best, self.best, self.search.minimize):
                 self.best = best
-                self.emit("improved", score=best, score_name=self.search.score_name, status="best-found",
-                          bound=self.bound, work=work,
-                          solution=_small(watch.solution_of(best)) if self.handlers else None)
+                solution = _small(watch.solution_of(best)) if self.handlers else None
+                self._tell(best, "best-found", work, solution)
         if self.display is not None:
             self.display.frame(self.search, reading, self)
         return reading
@@ -218,17 +219,23 @@ class Watcher:
         score = result.score
         with self._lock:
             if score is not None and result.solution is not None and result.verified:
-                improves = better(score, self.best, self.search.minimize)
-                if improves or result.status in ("optimal",):
+                solution = _small(result.solution)
+                # the last improved event is the result's: its status, and its solution when the
+                # watcher read the same score from a kernel (numbers only) or in another process
+                never_worse = self.best is None or not better(self.best, score, self.search.minimize)
+                if never_worse and self._told != (score, result.status, solution is not None):
                     self.best = score
-                    self.emit("improved", score=score, score_name=self.search.score_name,
-                              status=result.status, bound=self.bound, work=work,
-                              solution=_small(result.solution))
+                    self._tell(score, result.status, work, solution)
             self.emit("end", status=result.status, score=score, score_name=self.search.score_name,
                       bound=self.bound, stopped=result.stopped, verified=result.verified, work=work,
                       elapsed_s=result.stats.elapsed_s)
         if self.display is not None:
             self.display.summary(self.search, result)
+
+    def _tell(self, score: int | float, status: str, work: int, solution: Any) -> None:
+        self._told = (score, status, solution is not None)
+        self.emit("improved", score=score, score_name=self.search.score_name, status=status,
+                  bound=self.bound, work=work, solution=solution)
 
     def emit(self, kind: str, **fields: Any) -> None:
         if not self.handlers:
