@@ -251,11 +251,12 @@ COVERAGE = textwrap.dedent("""
         return found
 
     name, board_name, options = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+    seconds = options.pop("time", 1.0)
     g = game(name)
     board = g.load(board_name)[0]
     g.warm(board, g.check_options(board, options), workers=1)
     before = overloads()
-    g.solve(board, time=1.0, workers=1, **options)
+    g.solve(board, time=seconds, workers=1, **options)
     print(json.dumps({"warmed": len(before), "missed": sorted(map(list, overloads() - before))}))
 """)
 
@@ -264,6 +265,7 @@ CASES = [
     ("bunny", "challenge/08", {"all": True, "limit": 5}),  # a library that outgrows its first table
     ("pegs", "english", {}),
     ("pegs", "english", {"finish": "3,3"}),
+    ("pegs", "wiegleb", {"finish": "4,4", "time": 5}),  # 45 holes: the two-sided search first
     ("pegs", "6x6", {"strategy": "published"}),
     ("pegs", "triangle", {"objective": "moves"}),
     ("pegs", "9x9", {"objective": "moves"}),  # 81 holes: iterative deepening, not meeting

@@ -216,7 +216,9 @@ def _warm_parts(board: Board | None, options: Mapping[str, Any] | None) -> list[
 
         return ["meet" if fits(board) else "deepening"]
     if objective == "finish":
-        return ["dfs"]
+        from gridsolver.pegs.endgame import fits
+
+        return ["dfs", "endgame"] if fits(board) else ["dfs"]
     return ["published"] if options.get("strategy") == "published" else ["dfs", "beam"]
 
 
@@ -233,6 +235,33 @@ def _warm_dfs() -> None:
     search(board, _warm_budget(), objective="jumps")
     search(board, _warm_budget(), objective="finish", finish=WARM_FINISH)
     GrowingTable(_warm_budget(), words=1, first_slots=1 << 10).grow()
+
+
+#: A 4x4 board, one hole empty: its finish problems take the paths of the two-sided search in
+#: milliseconds: from (0, 1) one peg can finish at (0, 2) (a self-dual problem). From the corner it
+#: cannot finish at (1, 1), and a pagoda found by linear programming prunes a layer on the way.
+WARM_ENDGAME_BOARD = "jumps: orthogonal\no.oo\n" + "oooo\n" * 3
+
+
+def _warm_endgame() -> None:
+    """The layers of positions that can finish, and the two-sided search (boards of at most 64 holes):
+    one side built or both, layers grown by hashing and by sorting, found and impossible."""
+    import time
+
+    from gridsolver.pegs import endgame
+
+    board = GAME.read(WARM_ENDGAME_BOARD)
+    for one_side in (True, False):
+        for sorted_from in (None, 0):
+            meeting = endgame.Meeting(board, (0, 2), pagodas=False)
+            if not one_side:
+                meeting.mirror = None
+            meeting.backward.sorted_from = meeting.forward.sorted_from = sorted_from
+            meeting.run(_warm_budget(), 1 << 27, time.perf_counter() + 10.0)
+    corner = board.with_pegs(board.holes & ~1)
+    endgame.Meeting(corner, (1, 1)).run(_warm_budget(), 1 << 27, time.perf_counter() + 0.5)
+    one_peg = GAME.read("jumps: orthogonal\n.o")  # no jump to make: the first layers meet at once
+    endgame.Meeting(one_peg, (0, 1), pagodas=False).run(_warm_budget(), 1 << 27, time.perf_counter() + 10.0)
 
 
 def _warm_beam() -> None:
@@ -268,8 +297,8 @@ def _warm_deepening() -> None:
     GrowingTable(_warm_budget(), words=1, first_slots=1 << 10).grow()
 
 
-WARMERS = {"dfs": _warm_dfs, "beam": _warm_beam, "published": _warm_published, "meet": _warm_meet,
-           "deepening": _warm_deepening}
+WARMERS = {"dfs": _warm_dfs, "endgame": _warm_endgame, "beam": _warm_beam, "published": _warm_published,
+           "meet": _warm_meet, "deepening": _warm_deepening}
 
 
 def picture(board: Board, result: Result, colour: bool = False) -> str:
