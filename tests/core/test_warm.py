@@ -234,6 +234,33 @@ def test_ctrl_c_while_compiling_stops_the_search_at_once(monkeypatch):
     assert time.monotonic() - pressed[0] < 30
 
 
+# -- kernels made ready on first use, inside the search ----------------------------------------------
+def test_ready_compiles_before_the_call_and_gives_the_seconds_back(monkeypatch):
+    monkeypatch.setenv(warm.NOTE_ENV, "off")
+    kernel = fresh_kernel()
+    budget = Budget(time_s=10)
+    started = budget.started_ns
+    given = warm.ready(budget, kernel, 3)
+    assert given > 0 and kernel.overloads  # compiled before the call
+    assert budget.started_ns == started + given and budget.compile_s == pytest.approx(given / 1e9)
+    assert warm.ready(budget, kernel, 4) == 0  # the same types: nothing to do
+    assert budget.started_ns == started + given
+    assert warm.ready(budget, kernel, 2.5) > 0  # new types: compiled again
+    assert len(kernel.overloads) == 2 and kernel(3) == 6
+
+
+def test_ready_without_a_budget_only_compiles(monkeypatch):
+    monkeypatch.setenv(warm.NOTE_ENV, "off")
+    kernel = fresh_kernel()
+    assert warm.ready(None, kernel, 1) == 0 and kernel.overloads
+
+
+def test_giving_back_never_moves_the_start_past_now():
+    budget = Budget(time_s=5)
+    budget.give_back(1000.0)
+    assert budget.started_ns <= time.monotonic_ns() and budget.compile_s == 1000.0
+
+
 # -- every kernel a search uses is warmed (loaded from the shared cache: seconds) ----------------
 COVERAGE = textwrap.dedent("""
     import json, sys
@@ -252,17 +279,20 @@ COVERAGE = textwrap.dedent("""
 
     name, board_name, options = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
     seconds = options.pop("time", 1.0)
+    every_board = options.pop("every_board", False)  # gridsolver warmup's warm-up, for any board
     g = game(name)
     board = g.load(board_name)[0]
-    g.warm(board, g.check_options(board, options), workers=1)
+    g.warm(None if every_board else board, None if every_board else g.check_options(board, options),
+           workers=1)
     before = overloads()
     g.solve(board, time=seconds, workers=1, **options)
     print(json.dumps({"warmed": len(before), "missed": sorted(map(list, overloads() - before))}))
 """)
 
 CASES = [
-    ("bunny", "challenge/04", {}),
-    ("bunny", "challenge/08", {"all": True, "limit": 5}),  # a library that outgrows its first table
+    # bunny's kernels are made ready on first use (see the cold tests below); `warmup` covers them all
+    ("bunny", "challenge/04", {"every_board": True}),
+    ("bunny", "challenge/08", {"every_board": True, "all": True, "limit": 5}),  # a table that grows
     ("pegs", "english", {}),
     ("pegs", "english", {"finish": "3,3"}),
     ("pegs", "wiegleb", {"finish": "4,4", "time": 5}),  # 45 holes: the two-sided search first
@@ -383,6 +413,32 @@ def test_a_first_run_keeps_compiling_out_of_its_time(tmp_path):
     again = run_cold(tmp_path, "bunny", "solve", "challenge/02", "--time", "1", "--json")
     assert json.loads(again.stdout)["stats"]["compile_s"] == 0.0
     assert warm.NOTE not in again.stderr
+
+
+COLD_BUNNY = textwrap.dedent("""
+    import json, sys
+    from gridsolver import bunny
+    from gridsolver.core.warm import CompileWatch
+
+    with CompileWatch(mode="off") as watch:
+        result = bunny.solve(bunny.named(sys.argv[1]), time=float(sys.argv[2]))
+    print(json.dumps({"status": result.status, "compile_s": result.stats.compile_s,
+                      "elapsed_s": result.stats.elapsed_s, "compiling": watch.compile_s}))
+""")
+
+
+@pytest.mark.slow
+def test_a_bunny_search_gives_back_every_kernel_it_compiles_on_first_use(tmp_path):
+    """bunny warms nothing for a board: its search compiles each kernel on first use, and all of that
+    compiling (most of its kernels: a 5-token board reaches every search) is given back."""
+    done = subprocess.run([sys.executable, "-c", COLD_BUNNY, "challenge/04", "3"], capture_output=True,
+                          text=True, timeout=1800, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["status"] == "optimal"
+    assert report["compiling"] > 3  # more than the budget: without giving it back the search would stop
+    assert report["compile_s"] >= report["compiling"] - 0.01  # and numba setting itself up
+    assert report["elapsed_s"] < 3
 
 
 @pytest.mark.slow

@@ -35,6 +35,7 @@ from gridsolver.core import interrupt, watch
 from gridsolver.core.budget import NO_LIMIT, Budget, peak_rss_mb
 from gridsolver.core.kernels.stops import EXHAUSTED, LIBRARY_FULL
 from gridsolver.core.result import Result, Stats
+from gridsolver.core.warm import ready
 from gridsolver.core.words import cell, plural
 
 GAME = "bunny"
@@ -50,12 +51,14 @@ class Library:
     """The fragment library of one board, as numpy arrays for the kernels.
 
     ``capacity`` entries at most, and entries plus pooled rows within ``memory_bytes`` (by
-    default what ``capacity`` entries of one new row a state would take).
+    default what ``capacity`` entries of one new row a state would take). A kernel compiled on its
+    first use gives its seconds back to ``budget`` (see :func:`gridsolver.core.warm.ready`).
     """
 
     board: Board
     capacity: int
     memory_bytes: int | None = None
+    budget: Budget | None = None
     lib_f: np.ndarray = field(init=False)
     lib_r: np.ndarray = field(init=False)
 
@@ -132,6 +135,7 @@ class Library:
     def _add(self, behaviour, kind: int, arg0: int, arg1: int, tokens: int) -> None:
         f, v = reference.to_arrays(self.board, behaviour)
         r = np.full(len(f), -1, np.int32)
+        ready(self.budget, self._k.insert, f, v, r, kind, arg0, arg1, tokens, self._store())
         while self._k.insert(f, v, r, kind, arg0, arg1, tokens, self._store()) == -2:
             if not self.grow_table():
                 raise MemoryError("the memory budget cannot hold the primitive fragments")
@@ -146,6 +150,7 @@ class Library:
         m = int(self.rows[0])
         if 2 * (m + 1) > len(self.row_table) and len(self.row_table) < self.max_row_slots:
             rows = np.full(2 * len(self.row_table), -1, np.int64)
+            ready(self.budget, self._k.rehash_rows, self.pool_hash, m, rows)
             self._k.rehash_rows(self.pool_hash, m, rows)
             self.row_table = rows
             grew = True
@@ -153,6 +158,7 @@ class Library:
 
     def _doubled(self, table: np.ndarray, hashes: np.ndarray, count: int) -> np.ndarray:
         bigger = np.full(2 * len(table), -1, np.int32)
+        ready(self.budget, self._k.rehash_library, hashes, count, bigger)
         self._k.rehash_library(hashes, count, bigger)
         return bigger
 
@@ -179,11 +185,14 @@ class Library:
         cursor = np.zeros(3, np.int64)  # where a builder stopped for a bigger table (see kernels.library)
         while True:
             args = (self.level_start, self.level_end, self._store())
+            if not loops_done:
+                limits[0] += ready(self.budget, K.build_loops, j, *args, count_cap, limits, stats, cursor)
             status = EXHAUSTED if loops_done else K.build_loops(j, *args, count_cap, limits, stats, cursor)
             if status == EXHAUSTED:
                 loops_done = True
                 self.level_end[j] = self.counter[0]
                 if sequences:
+                    limits[0] += ready(self.budget, K.build_sequences, j, *args, limits, stats, cursor)
                     status = K.build_sequences(j, *args, limits, stats, cursor)
             if status != LIBRARY_FULL or not self.grow_table():
                 break
@@ -370,8 +379,9 @@ def _programs_of(k: int, lib: Library, start: _Start, limits: np.ndarray, stats:
 
     start.n_found[0] = 0
     if k <= lib.top:  # stored fragments, checked from the start state
-        for e in K.covering(lib.level_start[k], lib.level_end[k], lib.lib_r, lib.pool, start.state,
-                            start.target):
+        covering = (lib.level_start[k], lib.level_end[k], lib.lib_r, lib.pool, start.state, start.target)
+        ready(lib.budget, K.covering, *covering)
+        for e in K.covering(*covering):
             if start.n_found[0] < start.found.shape[0]:
                 start.found[start.n_found[0]] = 0
                 start.found[start.n_found[0], :2] = (K.PIECE_ENTRY, e)
@@ -380,16 +390,18 @@ def _programs_of(k: int, lib: Library, start: _Start, limits: np.ndarray, stats:
     frags = K.Fragments(lib.level_start, lib.level_end, lib.kinds, lib.lib_f, lib.lib_r, lib.pool)
     answers = K.Answers(start.found, start.n_found, start.stamp, start.stamp_counter)
     no_prefix = np.zeros(0, np.int64)
-    if k == lib.top + 1:
-        return int(K.search_one_past(start.state, start.visited, lib.top, frags, start.target, no_prefix,
-                                     answers, limits, stats))
-    if k == lib.top + 2:
-        return int(K.search_two_past(start.state, start.visited, lib.top, frags, start.target, no_prefix,
-                                     answers, limits, stats))
-    assert k == lib.top + 3
-    virtual = int(lib.loop_layer == lib.top)  # the loop layer is stored for top = 1 only (see search)
-    return int(K.search_three_past(start.state, start.visited, lib.top, frags, start.target, answers, virtual,
-                                   count_cap, limits, stats))
+    if k <= lib.top + 2:
+        kernel = K.search_one_past if k == lib.top + 1 else K.search_two_past
+        args: tuple[Any, ...] = (start.state, start.visited, lib.top, frags, start.target, no_prefix, answers,
+                                 limits, stats)
+    else:
+        assert k == lib.top + 3
+        kernel = K.search_three_past
+        virtual = int(lib.loop_layer == lib.top)  # the loop layer is stored for top = 1 only (see search)
+        args = (start.state, start.visited, lib.top, frags, start.target, answers, virtual, count_cap, limits,
+                stats)
+    limits[0] += ready(lib.budget, kernel, *args)  # compiled on a first run: not searching
+    return int(kernel(*args))
 
 
 def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: int | None = None,
@@ -401,7 +413,7 @@ def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: 
     verify_ns = time.monotonic_ns() - started
     reserve = wrap_up_reserve_ns(verify_ns, budget)
     count_cap = count_cap or 64 * board.size + 64
-    lib = Library(board, library_capacity(board, budget), library_bytes(budget))
+    lib = Library(board, library_capacity(board, budget), library_bytes(budget), budget)
     limits = np.array([budget.deadline_ns() - reserve, budget.node_limit(), clock_interval(board), 0],
                       np.int64)
     stats = np.zeros(4, np.int64)
@@ -547,7 +559,8 @@ def solve(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT,
         status = "best-found"
         proof = (f"best found: every program of up to {_tokens(outcome.exhausted)} was ruled out "
                  f"(for {bound}); {_tokens(k)} found")
-    stats = Stats(nodes=outcome.nodes, elapsed_s=time.perf_counter() - start, peak_memory_mb=peak_rss_mb())
+    searched = time.perf_counter() - start - budget.compile_s  # kernels compiled on first use: not searching
+    stats = Stats(nodes=outcome.nodes, elapsed_s=max(0.0, searched), peak_memory_mb=peak_rss_mb())
     details = {
         "tokens": k,
         "finite_form": format_program(best.finite),

@@ -49,6 +49,8 @@ class Budget:
     memory_mb: float | None = DEFAULT_MEMORY_MB
     nodes: int | None = None
     started_ns: int = field(default_factory=time.monotonic_ns)
+    #: seconds of compiling given back during the search (:meth:`give_back`)
+    compile_s: float = 0.0
 
     def __post_init__(self) -> None:
         if self.time_s is not None and not self.time_s > 0:
@@ -61,6 +63,13 @@ class Budget:
     def restart(self) -> Budget:
         self.started_ns = time.monotonic_ns()
         return self
+
+    def give_back(self, compile_s: float) -> None:
+        """Move the start ``compile_s`` seconds later (never past now): a kernel compiled on its first
+        use inside the search (see :func:`gridsolver.core.warm.ready`) is not searching."""
+        later = self.started_ns + int(compile_s * 1e9)
+        self.started_ns = min(later, time.monotonic_ns())
+        self.compile_s += compile_s
 
     def split(self, share: float) -> Budget:
         """A budget with ``share`` of the remaining time (for phases of a search)."""

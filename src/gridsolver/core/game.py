@@ -338,7 +338,8 @@ class Game(ABC, Generic[BoardT, MoveT]):
                                         _notes(progress, watcher.heard))
         finally:
             watcher.stop()
-        result.stats.compile_s = round(result.stats.compile_s + warmed.compile_s, 3)
+        # the warm-up's compiling, and any kernel's compiled on its first use (core.warm.ready)
+        result.stats.compile_s = round(result.stats.compile_s + warmed.compile_s + budget.compile_s, 3)
         if interrupt.requested() and (result.stopped is not None or result.status in UNPROVED):
             result.stopped = "interrupted"  # the search saw its budget spent: it was Ctrl-C
         result.board = self.format(board)

@@ -251,6 +251,11 @@ _active_watchers: list[Watcher] = []
 _active_tallies: list[Any] = []
 
 
+def active_watchers() -> list[Watcher]:
+    """The watchers drawing a status line now."""
+    return list(_active_watchers)
+
+
 def _small(solution: Any) -> Any:
     """The solution, when it is short enough to travel in an event; else None."""
     try:

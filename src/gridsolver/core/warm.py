@@ -25,6 +25,13 @@ ends within ``--time`` plus a small fixed overhead. Meanwhile:
   = ``off``, ``line`` or ``rich`` overrides the choice). Nothing at all is
   said when every kernel comes from the cache.
 
+A game may leave out of its warm-up the kernels that only some searches reach
+(bunny's deeper searches: most of its compiling, which a board solved in a few
+tokens never needs). Its search then calls :func:`ready` before each such
+kernel's first call, ahead of reading the deadline it hands the kernel: the
+kernel is loaded or compiled there, and the seconds compiling are given back
+to the budget in the same way (:meth:`gridsolver.core.budget.Budget.give_back`).
+
 ``gridsolver warmup [GAME...]`` (:func:`warm_games`) fills the cache ahead
 of any search, with a progress bar.
 
@@ -42,6 +49,7 @@ from types import TracebackType
 from typing import Any
 
 from gridsolver.core import interrupt
+from gridsolver.core.budget import Budget
 from gridsolver.core.progress import NOTE_ENV, NOTE_MODES, note_mode, worker_note_mode  # noqa: F401
 
 NOTE = "compiling kernels, first run only"
@@ -57,9 +65,10 @@ class _Note:
         self.shown = False
 
     def start(self) -> None:
+        global _note_shown
         if self.shown or self.mode == "off":
             return
-        self.shown = True
+        self.shown = _note_shown = True
         if self.mode == "rich":
             self._open_bar()
         else:
@@ -87,6 +96,7 @@ class _Note:
 
 
 _active: CompileWatch | None = None  # the watch of the warm-up running in this process, if any
+_note_shown = False  # the note was shown in this process: kernels compiled on first use say it no more
 
 
 class CompileWatch:
@@ -144,6 +154,44 @@ class CompileWatch:
         self._note.update(self.compiled)
         if self._on_compiled is not None:
             self._on_compiled(self.compiled)
+
+
+def cached(kernel: Any) -> bool:
+    """Whether numba's disk cache holds machine code of ``kernel`` (a dispatcher) for its source as it
+    is now: then a warm-up only loads it (a fraction of a second). A cache numba cannot read says no."""
+    try:
+        return bool(kernel._cache._cache_file._load_index())
+    except (AttributeError, OSError, EOFError, ValueError):  # no disk cache, or one numba changed
+        return False
+
+
+def ready(budget: Budget | None, kernel: Any, *args: Any) -> int:
+    """Load or compile ``kernel`` (a numba dispatcher) for the types of ``args`` now, before it is
+    called with them. When numba compiled, the seconds this took are given back to ``budget``;
+    returns them in nanoseconds, for a deadline read before (0 when the kernel was ready for these
+    types already, or came from the cache)."""
+    if not hasattr(kernel, "overloads"):  # a plain function (NUMBA_DISABLE_JIT): nothing to compile
+        return 0
+    types = tuple(kernel.typeof_pyval(arg) for arg in args)
+    if types in kernel.overloads:
+        return 0
+    from gridsolver.core import live
+
+    lines = list(live.active_watchers())  # a status line tells it; else the note, as a warm-up does
+    notes = [line.note for line in lines]
+    for line in lines:
+        line.heard(NOTE)
+    began = time.perf_counter()
+    with CompileWatch(mode="off" if lines or _note_shown else None) as watch:
+        kernel.compile(types)
+    seconds = time.perf_counter() - began
+    for line, note in zip(lines, notes, strict=True):
+        line.heard(note)
+    if budget is None or watch.compile_s == 0:  # loaded from the cache: start-up, which counts
+        return 0
+    before = budget.started_ns
+    budget.give_back(seconds)  # numba's first compile in a process also sets itself up: half a second
+    return budget.started_ns - before
 
 
 def _listener(watch: CompileWatch) -> Any:
