@@ -148,19 +148,19 @@ class BunnyGame(Game[Board, str]):
 
     # -- search ------------------------------------------------------------------------------------
     def warm(self, board: Board | None, options: Mapping[str, Any] | None, *, workers: int = 1) -> None:
-        """One search of :data:`WARM_BOARD`, which calls every kernel (they do not depend on the board's
-        size or options), when they are all in numba's cache (it loads them) or for every board
-        (``gridsolver warmup``). A first run's warm-up for a board compiles nothing: most of bunny's
-        compiling is its deeper searches, which a board solved in a few tokens never reaches, so its
-        search makes each kernel ready on first use and gives the compiling back to the budget
+        """Every kernel, by one search of :data:`WARM_BOARD` (they do not depend on the board's size
+        or options), for every board (``gridsolver warmup``) or when they are all in numba's cache.
+        Else those in the cache are loaded, and no kernel compiles here: most of bunny's compiling is
+        its deeper searches, which a board solved in a few tokens never reaches, so the search makes
+        each kernel ready on its first use and gives the compiling back to the budget
         (:func:`gridsolver.core.warm.ready`)."""
         from gridsolver.bunny.kernels import enumeration, library
-        from gridsolver.core.warm import cached, once
+        from gridsolver.core.warm import load_cached, once
 
         called = (library.insert, library.rehash_library, library.rehash_rows, library.build_loops,
                   library.build_sequences, enumeration.covering, enumeration.search_one_past,
                   enumeration.search_two_past, enumeration.search_three_past)  # by search.py
-        if board is None or all(cached(kernel) for kernel in called):
+        if board is None or all([load_cached(kernel) for kernel in called]):
             once(("bunny", "search"), _warm_search)
 
     def resolve_options(self, board: Board, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -156,13 +156,20 @@ class CompileWatch:
             self._on_compiled(self.compiled)
 
 
-def cached(kernel: Any) -> bool:
-    """Whether numba's disk cache holds machine code of ``kernel`` (a dispatcher) for its source as it
-    is now: then a warm-up only loads it (a fraction of a second). A cache numba cannot read says no."""
+def load_cached(kernel: Any) -> bool:
+    """Load from numba's disk cache every machine code of ``kernel`` (a dispatcher) made for this
+    machine and its source as it is now (a fraction of a second). False when there was none: then a
+    first call compiles it. A cache numba cannot read counts as none."""
     try:
-        return bool(kernel._cache._cache_file._load_index())
-    except (AttributeError, OSError, EOFError, ValueError):  # no disk cache, or one numba changed
+        cache = kernel._cache
+        index = cache._cache_file._load_index()
+        codegen = kernel.targetctx.codegen()
+        signatures = [key[0] for key in index if cache._index_key(key[0], codegen) == key]
+    except (AttributeError, OSError, EOFError, ValueError, TypeError):  # no disk cache, or numba changed
         return False
+    for signature in signatures:
+        kernel.compile(signature)
+    return bool(signatures)
 
 
 def ready(budget: Budget | None, kernel: Any, *args: Any) -> int:
