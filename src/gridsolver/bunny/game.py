@@ -149,17 +149,18 @@ class BunnyGame(Game[Board, str]):
     # -- search ------------------------------------------------------------------------------------
     def warm(self, board: Board | None, options: Mapping[str, Any] | None, *, workers: int = 1) -> None:
         """Every kernel, by one search of :data:`WARM_BOARD` (they do not depend on the board's size
-        or options), for every board (``gridsolver warmup``) or when they are all in numba's cache.
-        Else those in the cache are loaded, and no kernel compiles here: most of bunny's compiling is
-        its deeper searches, which a board solved in a few tokens never reaches, so the search makes
-        each kernel ready on its first use and gives the compiling back to the budget
-        (:func:`gridsolver.core.warm.ready`)."""
+        or options), for every board (``gridsolver warmup``) or when those every deeper search calls
+        are in numba's cache. Else those in the cache are loaded, and no kernel compiles here: most
+        of bunny's compiling is its deeper searches, which a board solved in a few tokens never
+        reaches, so the search makes each kernel ready on its first use and gives the compiling back
+        to the budget (:func:`gridsolver.core.warm.ready`)."""
         from gridsolver.bunny.kernels import enumeration, library
         from gridsolver.core.warm import load_cached, once
 
-        called = (library.insert, library.rehash_library, library.rehash_rows, library.build_loops,
-                  library.build_sequences, enumeration.covering, enumeration.search_one_past,
-                  enumeration.search_two_past, enumeration.search_three_past)  # by search.py
+        # what every search past a few tokens calls (the tables' rehashes only large boards need: the
+        # warm search compiles them, given back, if a first run never did)
+        called = (library.insert, library.build_loops, library.build_sequences, enumeration.covering,
+                  enumeration.search_one_past, enumeration.search_two_past, enumeration.search_three_past)
         if board is None or all([load_cached(kernel) for kernel in called]):
             once(("bunny", "search"), _warm_search)
 

@@ -175,13 +175,14 @@ def load_cached(kernel: Any) -> bool:
 def ready(budget: Budget | None, kernel: Any, *args: Any) -> int:
     """Load or compile ``kernel`` (a numba dispatcher) for the types of ``args`` now, before it is
     called with them. When numba compiled, the seconds this took are given back to ``budget``;
-    returns them in nanoseconds, for a deadline read before (0 when the kernel was ready for these
-    types already, or came from the cache)."""
-    if not hasattr(kernel, "overloads"):  # a plain function (NUMBA_DISABLE_JIT): nothing to compile
+    returns them in nanoseconds, for a deadline read before (0 when the kernel was compiled already,
+    for any types, or came from the cache)."""
+    # A kernel compiled for any types already is taken as ready: the searches that call this use one
+    # set of types a kernel, and typing the arguments of every call would cost more than some calls
+    # take (milliseconds a board). A plain function (NUMBA_DISABLE_JIT) has nothing to compile.
+    if getattr(kernel, "overloads", True):
         return 0
     types = tuple(kernel.typeof_pyval(arg) for arg in args)
-    if types in kernel.overloads:
-        return 0
     from gridsolver.core import live
 
     lines = list(live.active_watchers())  # a status line tells it; else the note, as a warm-up does
