@@ -33,7 +33,7 @@ from gridsolver.bunny.rules import Board, Loop, Program, Run, simulate, token_co
 from gridsolver.bunny.walk import walk_program
 from gridsolver.core import interrupt, watch
 from gridsolver.core.budget import NO_LIMIT, Budget, peak_rss_mb
-from gridsolver.core.kernels.stops import EXHAUSTED, LIBRARY_FULL
+from gridsolver.core.kernels.stops import EXHAUSTED, LIBRARY_FULL, OUT_OF_TIME
 from gridsolver.core.result import Result, Stats
 from gridsolver.core.warm import ready
 from gridsolver.core.words import cell, plural
@@ -185,15 +185,19 @@ class Library:
         cursor = np.zeros(3, np.int64)  # where a builder stopped for a bigger table (see kernels.library)
         while True:
             args = (self.level_start, self.level_end, self._store())
-            if not loops_done:
-                limits[0] += ready(self.budget, K.build_loops, j, *args, count_cap, limits, stats, cursor)
-            status = EXHAUSTED if loops_done else K.build_loops(j, *args, count_cap, limits, stats, cursor)
+            loops = (j, *args, count_cap, limits, stats, cursor)
+            if loops_done:
+                status = EXHAUSTED
+            else:
+                ready_now = _ready_to_run(self.budget, limits, K.build_loops, *loops)
+                status = K.build_loops(*loops) if ready_now else OUT_OF_TIME
             if status == EXHAUSTED:
                 loops_done = True
                 self.level_end[j] = self.counter[0]
                 if sequences:
-                    limits[0] += ready(self.budget, K.build_sequences, j, *args, limits, stats, cursor)
-                    status = K.build_sequences(j, *args, limits, stats, cursor)
+                    more = (j, *args, limits, stats, cursor)
+                    ready_now = _ready_to_run(self.budget, limits, K.build_sequences, *more)
+                    status = K.build_sequences(*more) if ready_now else OUT_OF_TIME
             if status != LIBRARY_FULL or not self.grow_table():
                 break
         self.level_end[j] = self.counter[0]
@@ -400,8 +404,19 @@ def _programs_of(k: int, lib: Library, start: _Start, limits: np.ndarray, stats:
         virtual = int(lib.loop_layer == lib.top)  # the loop layer is stored for top = 1 only (see search)
         args = (start.state, start.visited, lib.top, frags, start.target, answers, virtual, count_cap, limits,
                 stats)
-    limits[0] += ready(lib.budget, kernel, *args)  # compiled on a first run: not searching
+    if not _ready_to_run(lib.budget, limits, kernel, *args):
+        return OUT_OF_TIME
     return int(kernel(*args))
+
+
+def _ready_to_run(budget: Budget | None, limits: np.ndarray, kernel: Any, *args: Any) -> bool:
+    """Make ``kernel`` ready for ``args`` (:func:`gridsolver.core.warm.ready`: its compiling moves
+    the deadline in ``limits[0]`` on) and say whether there is time to run it: once the deadline has
+    passed, or after Ctrl-C, a kernel is not compiled only to stop at once."""
+    if not interrupt.time_left(int(limits[0])):
+        return False
+    limits[0] += ready(budget, kernel, *args)
+    return True
 
 
 def search(board: Board, budget: Budget, limit: int = DEFAULT_LIMIT, count_cap: int | None = None,
