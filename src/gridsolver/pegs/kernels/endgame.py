@@ -66,12 +66,15 @@ def _weigh(q, weights, base):
 
 
 @njit(cache=True, inline="always")
-def _too_light(base, pagodas, a, b, c, complement):
-    """Whether the child that the jump from ``a`` over ``b`` to ``c`` makes weighs less than a floor
-    of ``pagodas``, from ``base`` (:func:`_weigh` of the parent): its pegs (the parent's lose ``a`` and
-    ``b`` and gain ``c``) or, with ``complement``, its complement's (which gains ``a`` and ``b`` and
-    loses ``c``; ``base`` then weighs the parent's complement)."""
+def _too_light(base, pagodas, jumps, t, complement):
+    """Whether the child that jump ``t`` of ``jumps`` (from ``a`` over ``b`` to ``c``) makes weighs less
+    than a floor of ``pagodas``, from ``base`` (:func:`_weigh` of the parent): its pegs (the parent's
+    lose ``a`` and ``b`` and gain ``c``) or, with ``complement``, its complement's (which gains ``a``
+    and ``b`` and loses ``c``; ``base`` then weighs the parent's complement)."""
     weights, floors = pagodas
+    a = jumps.a[t]
+    b = jumps.b[t]
+    c = jumps.c[t]
     for k in range(weights.shape[0]):
         if complement:
             weight = base[k] + weights[k, a] + weights[k, b] - weights[k, c]
@@ -80,6 +83,24 @@ def _too_light(base, pagodas, a, b, c, complement):
         if weight < floors[k]:
             return True
     return False
+
+
+@njit(cache=True, inline="always")
+def _can_jump(p, jumps, t):
+    """Whether jump ``t`` of ``jumps`` is legal in ``p``: pegs on its ``a`` and ``b``, ``c`` empty."""
+    a = np.uint64(jumps.a[t])
+    b = np.uint64(jumps.b[t])
+    c = np.uint64(jumps.c[t])
+    return (p >> a) & (p >> b) & ~(p >> c) & ONE != ZERO
+
+
+@njit(cache=True, inline="always")
+def _jumped(p, jumps, t):
+    """``p`` after jump ``t`` of ``jumps`` (legal in ``p``)."""
+    a = np.uint64(jumps.a[t])
+    b = np.uint64(jumps.b[t])
+    c = np.uint64(jumps.c[t])
+    return p ^ ((ONE << a) | (ONE << b) | (ONE << c))
 
 
 @njit(cache=True, inline="always")
@@ -93,6 +114,16 @@ def _pre_image(p, pre):
     return img
 
 
+@njit(cache=True, inline="always")
+def _stopped(stats, nodes, count, at, code):
+    """A layer kernel's way out: ``stats[0]`` += ``nodes`` (jumps made), ``stats[1]`` = ``count``
+    (entries written), ``stats[2]`` = ``at`` (where to go on from); returns ``code``."""
+    stats[0] += nodes
+    stats[1] = count
+    stats[2] = at
+    return code
+
+
 @njit(cache=True)
 def expand(layer, lo, jumps, images, pagodas, keys, node_limit, deadline_ns, stats):
     """Put every child of ``layer[lo:]`` (one of ``jumps`` on) into the set ``keys``, canonical under the
@@ -103,41 +134,31 @@ def expand(layer, lo, jumps, images, pagodas, keys, node_limit, deadline_ns, sta
     ``stats[1]`` = children in the set. Returns EXHAUSTED, a budget code, or OUT_OF_MEMORY with
     ``stats[2]`` = the parent whose children did not fit (go on from it after the set grows).
     """
-    tri_a, tri_b, tri_c = jumps
     weights = pagodas.weights
     capacity = np.int64(keys.shape[0] * MAX_LOAD)
     count = stats[1]
     nodes = 0
-    ntri = tri_a.shape[0]
+    ntri = jumps.a.shape[0]
     npag = weights.shape[0]
     base = np.zeros(npag, dtype=np.float64)
     for i in range(lo, layer.shape[0]):
         p = layer[i]
         _weigh(p, weights, base)  # the pegs' weights under every pagoda
         for t in range(ntri):
-            a = np.uint64(tri_a[t])
-            b = np.uint64(tri_b[t])
-            c = np.uint64(tri_c[t])
-            if (p >> a) & (p >> b) & ~(p >> c) & ONE == ZERO:
+            if not _can_jump(p, jumps, t):
                 continue
             nodes += 1
             code = budget_check(stats[0] + nodes, node_limit, deadline_ns, CHECK_EVERY)
             if code != EXHAUSTED:
-                stats[0] += nodes
-                stats[1] = count
-                stats[2] = i
-                return code
-            if _too_light(base, pagodas, tri_a[t], tri_b[t], tri_c[t], False):
+                return _stopped(stats, nodes, count, i, code)
+            if _too_light(base, pagodas, jumps, t, False):
                 continue
-            child = canonical(p ^ ((ONE << a) | (ONE << b) | (ONE << c)), images)
+            child = canonical(_jumped(p, jumps, t), images)
             slot = new_slot(keys, child)
             if slot < 0:
                 continue
             if count >= capacity:
-                stats[0] += nodes
-                stats[1] = count
-                stats[2] = i
-                return OUT_OF_MEMORY
+                return _stopped(stats, nodes, count, i, OUT_OF_MEMORY)
             keys[slot] = child
             count += 1
     stats[0] += nodes
@@ -194,9 +215,8 @@ def child_meeting(layer, lo, pre, jumps, all_holes, images, pagodas, keys, node_
     Returns FOUND with ``stats[1]`` = ``i`` and ``stats[2]`` = the jump's index, EXHAUSTED when no child
     meets, or a budget code with ``stats[1]`` = the entry to go on from. ``stats[0]`` += jumps made.
     """
-    tri_a, tri_b, tri_c = jumps
     weights = pagodas.weights
-    ntri = tri_a.shape[0]
+    ntri = jumps.a.shape[0]
     npag = weights.shape[0]
     base = np.zeros(npag, dtype=np.float64)
     slots = keys.shape[0]
@@ -205,10 +225,7 @@ def child_meeting(layer, lo, pre, jumps, all_holes, images, pagodas, keys, node_
         p = _pre_image(layer[i], pre)
         _weigh(all_holes ^ p, weights, base)  # the complement's weights under every pagoda
         for t in range(ntri):
-            a = np.uint64(tri_a[t])
-            b = np.uint64(tri_b[t])
-            c = np.uint64(tri_c[t])
-            if (p >> a) & (p >> b) & ~(p >> c) & ONE == ZERO:
+            if not _can_jump(p, jumps, t):
                 continue
             nodes += 1
             code = budget_check(stats[0] + nodes, node_limit, deadline_ns, CHECK_EVERY)
@@ -216,9 +233,9 @@ def child_meeting(layer, lo, pre, jumps, all_holes, images, pagodas, keys, node_
                 stats[0] += nodes
                 stats[1] = i
                 return code
-            if _too_light(base, pagodas, tri_a[t], tri_b[t], tri_c[t], True):
+            if _too_light(base, pagodas, jumps, t, True):
                 continue
-            key = canonical(all_holes ^ (p ^ ((ONE << a) | (ONE << b) | (ONE << c))), images)
+            key = canonical(all_holes ^ _jumped(p, jumps, t), images)
             if find_key(keys, key, mix(key), slots) >= 0:
                 stats[0] += nodes
                 stats[1] = i
@@ -242,43 +259,30 @@ def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, node_limit, de
     or a budget code (``stats[2]`` = the position being expanded). ``stats[0]`` += jumps made,
     ``stats[1]`` = keys in ``out``.
     """
-    tri_a, tri_b, tri_c = jumps
     weights = pagodas.weights
-    ntri = tri_a.shape[0]
+    ntri = jumps.a.shape[0]
     npag = weights.shape[0]
     base = np.zeros(npag, dtype=np.float64)
     count = stats[1]
     nodes = 0
     for i in range(lo, layer.shape[0]):
         if count + ntri > out.shape[0]:
-            stats[0] += nodes
-            stats[1] = count
-            stats[2] = i
-            return OUT_OF_MEMORY
+            return _stopped(stats, nodes, count, i, OUT_OF_MEMORY)
         p = _pre_image(layer[i], pre)
         _weigh(flip ^ p, weights, base)
         for t in range(ntri):
-            a = np.uint64(tri_a[t])
-            b = np.uint64(tri_b[t])
-            c = np.uint64(tri_c[t])
-            if (p >> a) & (p >> b) & ~(p >> c) & ONE == ZERO:
+            if not _can_jump(p, jumps, t):
                 continue
             nodes += 1
             code = budget_check(stats[0] + nodes, node_limit, deadline_ns, CHECK_EVERY)
             if code != EXHAUSTED:
-                stats[0] += nodes
-                stats[1] = count
-                stats[2] = i
-                return code
+                return _stopped(stats, nodes, count, i, code)
             # summed in expand's order (flip 0) or child_meeting's
-            if _too_light(base, pagodas, tri_a[t], tri_b[t], tri_c[t], flip != ZERO):
+            if _too_light(base, pagodas, jumps, t, flip != ZERO):
                 continue
-            out[count] = canonical(flip ^ (p ^ ((ONE << a) | (ONE << b) | (ONE << c))), images)
+            out[count] = canonical(flip ^ _jumped(p, jumps, t), images)
             count += 1
-    stats[0] += nodes
-    stats[1] = count
-    stats[2] = layer.shape[0]
-    return EXHAUSTED
+    return _stopped(stats, nodes, count, layer.shape[0], EXHAUSTED)
 
 
 @njit(cache=True)
