@@ -28,8 +28,9 @@ NO_ENTRY = np.int64(-1)  # an absent piece of a loop body (see body_step)
 def apply_entry(x, e, library, acc):
     """Entry ``e`` from state ``x``: its squares into ``acc``; returns the state it ends in."""
     pool = library.pool
+    row = library.lib_r[e, x]
     for w in range(pool.shape[1]):
-        acc[w] |= pool[library.lib_r[e, x], w]
+        acc[w] |= pool[row, w]
     return np.int64(library.lib_f[e, x])
 
 
@@ -41,7 +42,7 @@ def enter(state, vis, e, library, acc):
     return apply_entry(state, e, library, acc)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def body_step(x, body, library, acc):
     """One iteration of the loop ``body`` = (first, second, third, repeats): ``first
     LOOP(repeats){second} third`` (``repeats`` 1: the body ``first second third``); an entry of -1 is
