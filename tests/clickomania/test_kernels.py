@@ -6,7 +6,13 @@ from hypothesis import strategies as st
 
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import clearable_board, random_board
-from gridsolver.clickomania.kernels.beam import Suffixes, child_change, clear_beam, column_suffixes
+from gridsolver.clickomania.kernels.beam import (
+    Suffixes,
+    child_change,
+    clear_beam,
+    clear_plan,
+    column_suffixes,
+)
 from gridsolver.clickomania.kernels.exact import exact_search
 from gridsolver.clickomania.kernels.groups import (
     find_groups,
@@ -84,8 +90,8 @@ def test_beam_sequences_replay_to_its_value():
     b = random_board(12, 8, 4, seed=3)
     n = b.width * b.height
     path = np.zeros(n, np.int32)
-    value, length, _, _ = clear_beam(to_cells(b.grid), b.width, b.height, zobrist_table(n), 8,
-                                     NO_LIMIT, NO_LIMIT, path, 0, 0, 2, 1, 0)
+    value, length, _, _ = clear_beam(to_cells(b.grid), b.width, b.height, zobrist_table(n),
+                                     clear_plan(8, 0, 0, 2, 1, 0), path, NO_LIMIT, NO_LIMIT)
     assert rules.replay(b, [index_to_move(i, b.height) for i in path[:length]]).cells_left == value
 
 
@@ -145,8 +151,9 @@ def test_clear_beam_sequences_replay_to_its_value_with_any_tie_breaks():
     path = np.zeros(n, np.int32)
     values = set()
     for width, tie_seed in ((1, 0), (2, 3), (4, 7)):
-        value, length, _, done = clear_beam(to_cells(b.grid), b.width, b.height, zobrist_table(n), width,
-                                            NO_LIMIT, NO_LIMIT, path, 30, 2000, 2, 1, tie_seed)
+        value, length, _, done = clear_beam(to_cells(b.grid), b.width, b.height, zobrist_table(n),
+                                            clear_plan(width, 30, 2000, 2, 1, tie_seed), path, NO_LIMIT,
+                                            NO_LIMIT)
         assert done == 1 and length >= 0
         replayed = rules.replay(b, [index_to_move(i, b.height) for i in path[:length]])
         assert replayed.cells_left == value and replayed.game_over

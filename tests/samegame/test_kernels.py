@@ -17,7 +17,7 @@ from gridsolver.clickomania.kernels.groups import (
 )
 from gridsolver.samegame import reference
 from gridsolver.samegame import rules as samegame_rules
-from gridsolver.samegame.kernels.beam import TABU_WEIGHTS, beam_search, tabu_beam, tabu_value
+from gridsolver.samegame.kernels.beam import TABU_WEIGHTS, beam_search, tabu_beam, tabu_plan, tabu_value
 from gridsolver.samegame.kernels.nmcs import nmcs
 from gridsolver.samegame.kernels.tracking import dirty_zone, refresh_groups, start_tracking, tracked_moves
 
@@ -78,9 +78,9 @@ def test_tabu_beam_scores_like_the_reference(b, beam_width, penalty, weights, en
     tabu = max(counts, key=lambda c: counts[c]) if counts else 0
     path = np.zeros(max(n, 1), np.int32)
     table = np.zeros(1 << 16, np.int64), np.zeros(1 << 16, np.int64), np.zeros(1 << 16, np.int32)
-    value, length, _, _ = tabu_beam(to_cells(b.grid), b.width, b.height, zobrist_table(n), beam_width,
-                                    penalty, tabu, np.array(weights, np.int64), NO_LIMIT, NO_LIMIT, path,
-                                    table, 0, 0, endgame_groups, NO_LIMIT)
+    plan = tabu_plan(beam_width, penalty, tabu, weights, 0, 0, endgame_groups, NO_LIMIT)
+    value, length, _, _ = tabu_beam(to_cells(b.grid), b.width, b.height, zobrist_table(n), plan, table, path,
+                                    NO_LIMIT, NO_LIMIT)
     expected = reference.tabu_beam(b, beam_width, penalty, tabu, weights, endgame_groups)
     if expected is None:
         assert length == -1

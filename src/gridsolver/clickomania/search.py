@@ -23,6 +23,7 @@ from gridsolver.clickomania.kernels.beam import (
     CLEAR_PIECE_WEIGHT,
     CLEAR_SINGLE_WEIGHT,
     clear_beam,
+    clear_plan,
     crop_board,
 )
 from gridsolver.clickomania.kernels.exact import exact_search_growing
@@ -153,9 +154,9 @@ def _beam_from(cells: np.ndarray, width: int, height: int, zob: np.ndarray, pref
     if cw == 0:
         return 0, prefix, 0, True
     path = np.zeros(max(cw * ch, 1), np.int32)
-    value, length, used, done = clear_beam(crop[:cw * ch].copy(), cw, ch, zob, beam_width, deadline,
-                                           node_limit, path, endgame[0], endgame[1], CLEAR_SINGLE_WEIGHT,
-                                           CLEAR_PIECE_WEIGHT, tie_seed)
+    plan = clear_plan(beam_width, endgame[0], endgame[1], CLEAR_SINGLE_WEIGHT, CLEAR_PIECE_WEIGHT, tie_seed)
+    value, length, used, done = clear_beam(crop[:cw * ch].copy(), cw, ch, zob, plan, path, deadline,
+                                           node_limit)
     if length < 0:
         return int(value), None, int(used), bool(done)
     cols = path[:length] // ch

@@ -42,7 +42,7 @@ from gridsolver.core.budget import Budget, peak_rss_mb
 from gridsolver.core.errors import InputError
 from gridsolver.core.kernels.random import seed_numba_random
 from gridsolver.core.result import Result, Stats
-from gridsolver.samegame.kernels.beam import TABU_WEIGHTS, beam_search, tabu_beam
+from gridsolver.samegame.kernels.beam import TABU_WEIGHTS, beam_search, tabu_beam, tabu_plan
 from gridsolver.samegame.kernels.endgame import endgame_line, endgame_value
 from gridsolver.samegame.kernels.nmcs import nmcs
 from gridsolver.samegame.kernels.nrpa import nrpa_run, nrpa_state
@@ -279,17 +279,15 @@ def samegame_worker(task: SameGameTask) -> Outcome:
         seed_numba_random(task.seed % 2**31)
         polish_from = task.deadline_ns - int(POLISH_SHARE * max(0, task.deadline_ns - time.monotonic_ns()))
         colours = task.colours or (task.tabu if task.tabu >= 0 else _most_frequent(board),)
-        weights = np.array(TABU_WEIGHTS, np.int64)
         table = endgame_table(TABU_BEAM_TABLE_BITS, task.memory_bytes)
         beam_width, done = PLAIN_BEAM_START, True
         best_seq = path[:0].copy()
         while done and interrupt.time_left(polish_from) and nodes < task.node_limit:
             for colour in colours:  # every colour at this width, then twice the width
-                value, length, used, done = tabu_beam(cells, width, height, zob, beam_width, task.penalty,
-                                                      colour, weights, interrupt.capped(polish_from),
-                                                      task.node_limit - nodes, path, table, 0,
-                                                      TABU_BEAM_PLAYOUTS, TABU_BEAM_ENDGAME_GROUPS,
-                                                      TABU_BEAM_ENDGAME_NODES)
+                plan = tabu_plan(beam_width, task.penalty, colour, TABU_WEIGHTS, 0, TABU_BEAM_PLAYOUTS,
+                                 TABU_BEAM_ENDGAME_GROUPS, TABU_BEAM_ENDGAME_NODES)
+                value, length, used, done = tabu_beam(cells, width, height, zob, plan, table, path,
+                                                      interrupt.capped(polish_from), task.node_limit - nodes)
                 nodes += used
                 watch.call_ended(used)
                 if length >= 0 and -value > best_points:

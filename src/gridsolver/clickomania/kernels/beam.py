@@ -49,6 +49,9 @@ Endgames = namedtuple("Endgames", "crop table table_slots path deadline_ns nodes
 #: Per cell, sums over its column from it up (:func:`column_suffixes`): single cells, links within the
 #: column, links - squares to the next column, and the xor of the Zobrist keys.
 Suffixes = namedtuple("Suffixes", "single link side key")
+#: A clearing beam's settings (:func:`clear_beam`, made by :func:`clear_plan`).
+ClearPlan = namedtuple("ClearPlan",
+                       "beam_width endgame_cells endgame_nodes single_weight piece_weight tie_seed")
 
 
 @njit(cache=True)
@@ -303,10 +306,9 @@ def clear_rank(dead, singles, links, left, single_weight, piece_weight):
 
 
 @njit(cache=True)
-def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, best_path, endgame_cells,
-               endgame_nodes, single_weight, piece_weight, tie_seed):
-    """Beam search for the fewest cells left, children ranked by :func:`clear_rank` from
-    :func:`child_change` (no board-wide scan per child).
+def clear_beam(start, width, height, zob, plan, best_path, deadline_ns, node_limit):
+    """Beam search for the fewest cells left under the settings ``plan`` (a :class:`ClearPlan`), children
+    ranked by :func:`clear_rank` from :func:`child_change` (no board-wide scan per child).
 
     Positions are deduplicated by Zobrist hash; a position with at most ``endgame_cells`` cells left
     gets an exhaustive search of at most ``endgame_nodes`` nodes on its cropped board and is not
@@ -314,6 +316,7 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
     (seeded), so restarts explore different beams. Returns (fewest cells left at a game end, path
     length or -1, nodes, finished).
     """
+    beam_width, endgame_cells, endgame_nodes, single_weight, piece_weight, tie_seed = plan
     n = width * height
     levels = beam_levels(beam_width, n)  # its ``removed`` is next_beam's count: this beam reads none
     kids = beam_children(beam_width, n)
@@ -387,3 +390,9 @@ def clear_beam(start, width, height, zob, beam_width, deadline_ns, node_limit, b
         depth += 1
         size = next_beam(kids, nc, levels, depth, width, height, stack)
     return best, best_len, nodes, True
+
+
+def clear_plan(beam_width, endgame_cells, endgame_nodes, single_weight, piece_weight, tie_seed=0):
+    """A :class:`ClearPlan` with every field of the one type :func:`clear_beam` is compiled for."""
+    return ClearPlan(np.int64(beam_width), np.int64(endgame_cells), np.int64(endgame_nodes),
+                     np.int64(single_weight), np.int64(piece_weight), np.int64(tie_seed))

@@ -34,6 +34,9 @@ from gridsolver.samegame.kernels.scoring import terminal_bonus
 #: far (by level, as the positions), the groups of the position expanded and of a child (for its rank
 #: or its playouts), a child, colour counts, and a playout's board and moves.
 ScoreBeam = namedtuple("ScoreBeam", "levels kids points groups ranking child counts roll rseq")
+#: A tabu beam's settings (:func:`tabu_beam`, made by :func:`tabu_plan`).
+TabuPlan = namedtuple("TabuPlan",
+                      "beam_width penalty tabu weights per_parent playouts endgame_groups endgame_nodes")
 
 
 @njit(cache=True)
@@ -244,9 +247,9 @@ def next_beam_capped(children, nc, levels, depth, width, height, stack, per_pare
 
 
 @njit(cache=True)
-def tabu_beam(start, width, height, zob, beam_width, penalty, tabu, weights, deadline_ns, node_limit,
-              best_path, table, per_parent=0, playouts=0, endgame_groups=0, endgame_nodes=0):
-    """Beam search for the most points over whole positions: after every move keep the ``beam_width``
+def tabu_beam(start, width, height, zob, plan, table, best_path, deadline_ns, node_limit):
+    """Beam search for the most points over whole positions, under the settings ``plan`` (a
+    :class:`TabuPlan`): after every move keep the ``beam_width``
     distinct positions (by Zobrist hash) of highest :func:`tabu_value`, at most ``per_parent`` (0: any
     number) children of one position. With ``playouts`` > 0, that many random tabu-colour games are
     played from every position kept, each a candidate answer (they do not rank anything). A position
@@ -259,6 +262,7 @@ def tabu_beam(start, width, height, zob, beam_width, penalty, tabu, weights, dea
     no place in the beam. Returns (minus the most points at a game end, path length or -1 when no
     game end was reached, nodes, finished).
     """
+    beam_width, penalty, tabu, weights, per_parent, playouts, endgame_groups, endgame_nodes = plan
     n = width * height
     levels, kids, points, groups, ranking, child, counts, roll, rseq = score_beam(beam_width, n)
     stack = groups.stack
@@ -337,3 +341,11 @@ def tabu_beam(start, width, height, zob, beam_width, penalty, tabu, weights, dea
                     for j in range(rl):
                         best_path[depth + j] = rseq[j]
     return best, best_len, nodes, True
+
+
+def tabu_plan(beam_width, penalty, tabu, weights, per_parent=0, playouts=0, endgame_groups=0,
+              endgame_nodes=0):
+    """A :class:`TabuPlan` with every field of the one type :func:`tabu_beam` is compiled for."""
+    return TabuPlan(np.int64(beam_width), bool(penalty), np.int64(tabu), np.asarray(weights, np.int64),
+                    np.int64(per_parent), np.int64(playouts), np.int64(endgame_groups),
+                    np.int64(endgame_nodes))
