@@ -28,8 +28,9 @@ def flood(cells, width, height, start, stack, mark, value, low=None, extent=True
     Returns (cells in the group, its smallest cell index, its first and last
     column, its top height); with ``extent`` False only the first is
     counted (the others are then ``start``, ``width``, 0, 0): pass it as a
-    constant, and a caller that reads only the size skips the rest (finding
-    every group of a board that way takes about 7% less time).
+    constant, and a caller that reads only the size skips the rest
+    (Clickomania's beam, which finds every group of each position it
+    expands, runs about 7% faster for it).
     """
     colour = cells[start]
     mark[start] = value
