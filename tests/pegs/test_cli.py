@@ -150,6 +150,18 @@ def test_published_strategy_and_moves_objective():
     assert data["status"] == "optimal" and data["score_name"] == "moves" and data["score"] == 10
 
 
+def test_table_takes_a_problem_from_its_dual():
+    result = CliRunner().invoke(cli, ["pegs", "table", "english", "--time", "60", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert len(rows) == 151
+    derived = [r for r in rows if "dual_of" in r["details"]]
+    assert len(derived) == 5 and all(r["stats"]["nodes"] == 0 for r in derived)
+    assert all(r["verified"] for r in derived if r["status"] == "optimal")
+    assert sum(r["status"] == "optimal" for r in rows) == 21  # as when every problem is searched
+    assert all(r["status"] in ("optimal", "impossible") for r in rows)
+
+
 def test_table_command_on_the_triangle():
     result = CliRunner().invoke(cli, ["pegs", "table", "triangle", "--time", "30"])
     assert result.exit_code == 0, result.output

@@ -1,12 +1,14 @@
 """Known facts about peg solitaire, checked by the solvers (every solution replayed)."""
 
 import re
+from dataclasses import replace
 
 import pytest
 
 from gridsolver import pegs
 from gridsolver.core.budget import Budget
 from gridsolver.core.errors import InputError
+from gridsolver.core.result import Result
 from gridsolver.pegs import generate, rules, search, table
 from gridsolver.pegs.game import GAME
 from tests.pegs.test_rules import named
@@ -95,6 +97,40 @@ def test_triangle_table():
         if result.status == "optimal":
             full = board.with_pegs(board.holes & ~(1 << board.index(start)))
             assert replayed(full, result).has_peg(finish)
+
+
+def test_a_problem_and_its_dual_are_decided_alike():
+    # a game from s to F read backwards on the complemented board is a game from F to s: every English
+    # problem the position classes leave open whose dual is listed earlier gets that one's answer, a
+    # game turned round and replayed, or its impossibility
+    board = named("english")
+    problems = table.single_vacancy_problems(board)
+    duals = table.dual_problems(board, problems)
+    assert len(duals) == 5 and all(j < i for i, (j, _) in duals.items())
+    for i, (j, p) in duals.items():
+        own = table.table_job((board, *problems[i], 60.0, 512.0, None, 0, "own"))
+        dual = table.table_job((board, *problems[j], 60.0, 512.0, None, 0, "dual"))
+        derived = table.from_dual(board, problems[i], problems[j], p, dual, "derived")
+        assert derived is not None and derived.status == own.status == dual.status
+        assert derived.details["dual_of"] == [list(problems[j][0]), list(problems[j][1])]
+        if derived.status == "optimal":
+            start, finish = problems[i]
+            assert derived.verified and replayed(table.problem_board(board, start), derived).has_peg(finish)
+        else:
+            assert derived.proof.startswith("impossible as the dual of") and dual.proof in derived.proof
+
+
+def test_no_dual_for_an_undecided_problem_or_a_game_that_does_not_replay():
+    board = named("english")
+    problems = table.single_vacancy_problems(board)
+    i, (j, p) = next(iter(table.dual_problems(board, problems).items()))
+    dual = table.table_job((board, *problems[j], 60.0, 512.0, None, 0, "dual"))
+    assert dual.status == "optimal"
+    undecided = Result("pegs", "x", "not-found")
+    assert table.from_dual(board, problems[i], problems[j], p, undecided, "derived") is None
+    broken = replace(dual, solution=list(reversed(dual.solution)))
+    broken.verified = True
+    assert table.from_dual(board, problems[i], problems[j], p, broken, "derived") is None
 
 
 @pytest.mark.slow

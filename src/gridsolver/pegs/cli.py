@@ -77,7 +77,7 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
     from gridsolver.core.game import check_seed, check_workers, make_budget
     from gridsolver.core.parallel import parallel_map
     from gridsolver.core.resume import open_journal
-    from gridsolver.pegs.table import single_vacancy_problems, table_job
+    from gridsolver.pegs.table import dual_problems, from_dual, single_vacancy_problems, table_job
 
     make_budget(time_s, memory_mb, nodes)  # every option is refused here, not in the first worker
     check_seed(seed)
@@ -94,12 +94,14 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
     share = per_worker_memory_mb(memory_mb, count, len(problems), cluster)  # all workers within --memory
     jobs = [(parsed, start, finish, time_s, share, nodes, seed, f"{text.label} {start}->{finish}")
             for start, finish in problems]
+    duals = dual_problems(parsed, problems)  # decided by an earlier problem's result, when it is decided
+    got: dict[int, Result] = {}
+    todo: list[int] = []
     try:
         # Ctrl-C: the running problems stop with what they know, queued ones do not start, and the
         # finished part of the table is still printed (exit 130).
         with interrupt.catching(), open_journal(resume) as journal:
             kept = [_kept(journal, parsed, job) for job in jobs] if journal else [None] * len(jobs)
-            todo = [i for i, result in enumerate(kept) if result is None]
 
             def finished(i: int, result: Result) -> None:
                 tally.finished(_problem_words(result))
@@ -108,13 +110,31 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
 
             with live.show(status), \
                     live.tally("pegs", f"table {text.label}", len(jobs), "problems", workers=count) as tally:
-                for _ in range(len(jobs) - len(todo)):
+                for _ in range(sum(result is not None for result in kept)):
                     tally.finished()
-                ran = parallel_map(table_job, [jobs[i] for i in todo], workers=count, cluster=cluster,
-                                   label="problems", on_result=finished)
-        results = cast("list[Result]", _merged(kept, dict(zip(todo, ran, strict=True))))
+                searched = [i for i, result in enumerate(kept) if result is None and i not in duals]
+                for round_ in (1, 2):
+                    todo = searched
+                    ran = parallel_map(table_job, [jobs[i] for i in todo], workers=count, cluster=cluster,
+                                       label="problems", on_result=finished)
+                    got.update(zip(todo, ran, strict=True))
+                    if round_ == 2:
+                        break
+                    searched = []
+                    for i, (j, p) in duals.items():
+                        if kept[i] is not None:
+                            continue
+                        primary = kept[j] or got[j]
+                        derived = from_dual(parsed, problems[i], problems[j], p, primary, jobs[i][-1])
+                        if derived is None:
+                            searched.append(i)  # its dual is undecided: searched in its own right
+                        else:
+                            got[i] = derived
+                            finished(i, derived)
+        results = cast("list[Result]", _merged(kept, got))
     except (interrupt.Interrupted, ClusterLost) as stop:
-        by_index = _merged(kept, {todo[i]: cast("Result", result) for i, result in stop.done.items()})
+        got.update({todo[i]: cast("Result", result) for i, result in stop.done.items()})
+        by_index = _merged(kept, got)
         finished = [i for i, result in enumerate(by_index) if result is not None]
         done = [cast("Result", by_index[i]) for i in finished]
         _print_table(parsed, [problems[i] for i in finished], done, as_json)

@@ -10,11 +10,14 @@ through the game, sits above both.
 
 from __future__ import annotations
 
-from gridsolver.core.result import Result
+from dataclasses import replace
+
+from gridsolver.core.game import verify
+from gridsolver.core.result import Result, Stats
 from gridsolver.core.words import plural
 from gridsolver.pegs.game import GAME
-from gridsolver.pegs.geometry import fixing, symmetries
-from gridsolver.pegs.rules import Board, Cell
+from gridsolver.pegs.geometry import Permutation, PositionClasses, fixing, symmetries
+from gridsolver.pegs.rules import Board, Cell, format_jump, parse_jump
 
 
 def table_job(job: tuple) -> Result:
@@ -103,3 +106,62 @@ def single_vacancy_problems(board: Board) -> list[tuple[Cell, Cell]]:
             seen_finishes.update(p[j] for p in stabiliser)
             problems.append((start, finish))
     return problems
+
+
+def dual_problems(board: Board, problems: list[tuple[Cell, Cell]]) -> dict[int, tuple[int, Permutation]]:
+    """Problems decided by an earlier one: ``i -> (j, p)`` when the dual of problem ``i`` (start
+    vacancy ``F``, finish ``s``) is problem ``j < i`` under the symmetry ``p`` (``p`` takes ``F`` to
+    ``j``'s start vacancy and ``s`` to its finish). Only problems the position classes leave open
+    are listed (the others are decided at once by their own).
+
+    A game from vacancy ``s`` to a peg in ``F`` read backwards on the complemented board (pegs and
+    holes swapped) is a game from vacancy ``F`` to a peg in ``s`` with the same jumps in the reverse
+    order, so the two problems are solvable or impossible together (:func:`from_dual`).
+    """
+    perms = symmetries(board)
+    classes = PositionClasses(board)
+    listed = {(board.index(s), board.index(f)): k for k, (s, f) in enumerate(problems)}
+    duals: dict[int, tuple[int, Permutation]] = {}
+    for i, (start, finish) in enumerate(problems):
+        if not classes.same_class(problem_board(board, start).pegs, 1 << board.index(finish)):
+            continue
+        found = [(listed[key], p) for p in perms
+                 if (key := (p[board.index(finish)], p[board.index(start)])) in listed]
+        if found and all(j != i for j, _ in found):  # a self-dual problem is searched
+            j, p = min(found, key=lambda pair: pair[0])
+            if j < i:
+                duals[i] = (j, p)
+    return duals
+
+
+def from_dual(board: Board, problem: tuple[Cell, Cell], dual: tuple[Cell, Cell], p: Permutation,
+              decided: Result, label: str) -> Result | None:
+    """Problem ``problem``'s result from ``decided``, the result of ``dual`` (see :func:`dual_problems`);
+    None when ``decided`` neither proves it impossible nor holds a verified game.
+
+    A game is turned into one for ``problem`` (the jumps mapped back through ``p``, in the reverse
+    order) and replayed before it is reported."""
+    start, finish = problem
+    options = {"objective": "finish", "finish": finish}
+    named = f"the dual of {dual[0]}->{dual[1]} (up to symmetry; a game read backwards on the complemented " \
+            f"board)"
+    played = problem_board(board, start)
+    base = Result(GAME.name, label, decided.status, score=decided.score, score_name=decided.score_name,
+                  stats=Stats(), board=GAME.format(played), options=options,
+                  details={"objective": "finish", "dual_of": [list(dual[0]), list(dual[1])]})
+    if decided.status == "impossible":
+        return replace(base, proof=f"impossible as {named}: {decided.proof}")
+    if decided.status != "optimal" or not decided.verified or not decided.solution:
+        return None
+    back = [0] * len(p)
+    for k, image in enumerate(p):
+        back[image] = k
+    jumps = []
+    for text in reversed(decided.solution):
+        (r0, c0), (r1, c1) = parse_jump(text)
+        a = board.cell(back[board.index((r0, c0))])
+        c = board.cell(back[board.index((r1, c1))])
+        jumps.append(format_jump((a, c)))
+    result = replace(base, solution=jumps, proof=f"one peg left in the finish hole (a game of {named})")
+    verify(GAME, played, result)
+    return result if result.verified else None
