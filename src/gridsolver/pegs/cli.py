@@ -112,25 +112,26 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
                     live.tally("pegs", f"table {text.label}", len(jobs), "problems", workers=count) as tally:
                 for _ in range(sum(result is not None for result in kept)):
                     tally.finished()
-                searched = [i for i, result in enumerate(kept) if result is None and i not in duals]
-                for round_ in (1, 2):
-                    todo = searched
+
+                def search(indices: list[int]) -> None:
+                    nonlocal todo
+                    todo = indices
                     ran = parallel_map(table_job, [jobs[i] for i in todo], workers=count, cluster=cluster,
                                        label="problems", on_result=finished)
                     got.update(zip(todo, ran, strict=True))
-                    if round_ == 2:
-                        break
-                    searched = []
-                    for i, (j, p) in duals.items():
-                        if kept[i] is not None:
-                            continue
+
+                search([i for i, result in enumerate(kept) if result is None and i not in duals])
+                undecided = []  # duals of problems left undecided: searched in their own right
+                for i, (j, p) in duals.items():
+                    if kept[i] is None:
                         primary = kept[j] or got[j]
                         derived = from_dual(parsed, problems[i], problems[j], p, primary, jobs[i][-1])
                         if derived is None:
-                            searched.append(i)  # its dual is undecided: searched in its own right
+                            undecided.append(i)
                         else:
                             got[i] = derived
                             finished(i, derived)
+                search(undecided)
         results = cast("list[Result]", _merged(kept, got))
     except (interrupt.Interrupted, ClusterLost) as stop:
         got.update({todo[i]: cast("Result", result) for i, result in stop.done.items()})

@@ -143,8 +143,8 @@ def from_dual(board: Board, problem: tuple[Cell, Cell], dual: tuple[Cell, Cell],
     order) and replayed before it is reported."""
     start, finish = problem
     options = {"objective": "finish", "finish": finish}
-    named = f"the dual of {dual[0]}->{dual[1]} (up to symmetry; a game read backwards on the complemented " \
-            f"board)"
+    named = (f"the dual of {dual[0]}->{dual[1]} (up to symmetry; a game read backwards on the complemented "
+             "board)")
     played = problem_board(board, start)
     base = Result(GAME.name, label, decided.status, score=decided.score, score_name=decided.score_name,
                   stats=Stats(), board=GAME.format(played), options=options,
