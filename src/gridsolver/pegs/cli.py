@@ -92,7 +92,8 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
                          f"({parsed.hole_count} holes); table takes at most {MAX_TABLE_PROBLEMS:,} "
                          "(10x10 has 1,275)")
     share = per_worker_memory_mb(memory_mb, count, len(problems), cluster)  # all workers within --memory
-    jobs = [(parsed, start, finish, time_s, share, nodes, seed, f"{text.label} {start}->{finish}")
+    inside = None if count == 1 and cluster is None else 1  # problems run one at a time here: every core
+    jobs = [(parsed, start, finish, time_s, share, nodes, seed, f"{text.label} {start}->{finish}", inside)
             for start, finish in problems]
     duals = dual_problems(parsed, problems)  # decided by an earlier problem's result, when it is decided
     got: dict[int, Result] = {}
@@ -125,7 +126,7 @@ def table(board: str, jump_rule: str | None, time_s: float | None, memory_mb: fl
                 for i, (j, p) in duals.items():
                     if kept[i] is None:
                         primary = kept[j] or got[j]
-                        derived = from_dual(parsed, problems[i], problems[j], p, primary, jobs[i][-1])
+                        derived = from_dual(parsed, problems[i], problems[j], p, primary, jobs[i][7])
                         if derived is None:
                             undecided.append(i)
                         else:
@@ -153,7 +154,7 @@ def _kept(journal: Any, board: Board, job: tuple) -> Result | None:
     from gridsolver.core.commands import resumed
     from gridsolver.pegs.table import problem_board
 
-    stored = journal.take(job[-1])
+    stored = journal.take(job[7])
     if stored is None:
         return None
     start, finish = job[1], job[2]

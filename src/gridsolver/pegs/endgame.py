@@ -45,11 +45,13 @@ This module imports numpy only; the kernels are imported where they run.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from gridsolver.core.budget import Budget
-from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, OUT_OF_MEMORY
+from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, OUT_OF_MEMORY, OUT_OF_TIME
 from gridsolver.pegs import rules
 from gridsolver.pegs.geometry import Permutation, canonical, pagoda_for, symmetries
 from gridsolver.pegs.meet import Dense, byte_images
@@ -69,6 +71,17 @@ BYTES_PER_POSITION = 8 / MAX_LOAD * 2 + 8  # the set at its worst just after dou
 
 
 NO_IMAGE = np.zeros((0, 8, 256), dtype=np.uint64)  # the kernels' ``pre`` when positions are taken as they are
+
+
+NO_POSITIONS = np.zeros(0, dtype=np.uint64)
+
+
+def merged(older: np.ndarray, newer: np.ndarray) -> np.ndarray:
+    """The sorted values of the sorted ``older`` (no repeats) and the sorted ``newer``, each once."""
+    from gridsolver.pegs.kernels import endgame as endgame_kernels
+
+    out = np.empty(len(older) + len(newer), dtype=np.uint64)
+    return out[:endgame_kernels.merge_unique(older, newer, out)]
 
 
 def deadline_ns(budget: Budget, deadline: float | None) -> int:
@@ -259,14 +272,17 @@ class Endgame:
 
     def _grow_sorted(self, budget: Budget, max_positions: int, deadline: float | None) -> bool:
         """:meth:`grow` by sorting: the children of a chunk of the layer are written out
-        (:func:`gridsolver.pegs.kernels.endgame.child_keys`), sorted, and merged into the new layer.
-        On big layers this is faster than a hash set: the set's probes go all over memory."""
+        (:func:`gridsolver.pegs.kernels.endgame.child_keys`) and sorted into a run without repeats, and
+        two runs of as many chunks are merged, as a binary counter carries: each child is copied about
+        log2(chunks) times, where merging every chunk into one growing layer copied the layer once a
+        chunk (on the diamond's layers of 40 million, a third of their time). On big layers this is
+        faster than a hash set: the set's probes go all over memory."""
         from gridsolver.pegs.kernels import endgame as endgame_kernels
 
         started = time.perf_counter()
         last = self.layers[-1]
         buffer = np.empty(max(CHUNK, 4 * len(self.tri[0])), dtype=np.uint64)  # a position's children fit
-        layer = np.zeros(0, dtype=np.uint64)
+        runs: list[tuple[np.ndarray, int]] = []  # sorted, no repeats, with the chunks each holds
         stats = np.zeros(3, dtype=np.int64)
         jumps = endgame_kernels.Jumps(*self.tri)
         pagodas = endgame_kernels.Pagodas(self.weights, self.floors)
@@ -279,16 +295,23 @@ class Endgame:
             if code not in (EXHAUSTED, OUT_OF_MEMORY):
                 self.nodes += int(stats[0])
                 return False
-            chunk = np.sort(buffer[:stats[1]])
-            merged = np.empty(len(layer) + len(chunk), dtype=np.uint64)
-            layer = merged[:endgame_kernels.merge_unique(layer, chunk, merged)]
-            if len(layer) > max_positions:
+            run, chunks = merged(NO_POSITIONS, np.sort(buffer[:stats[1]])), 1
+            while runs and runs[-1][1] == chunks:
+                older, more = runs.pop()
+                run, chunks = merged(older, run), chunks + more
+            runs.append((run, chunks))
+            if len(runs[0][0]) > max_positions:
                 self.nodes += int(stats[0])
                 return False
             if code == EXHAUSTED:
                 break
             lo = int(stats[2])
         self.nodes += int(stats[0])
+        layer = runs.pop()[0]
+        while runs:
+            layer = merged(runs.pop()[0], layer)
+        if len(layer) > max_positions:
+            return False
         self.layers.append(layer.copy())
         self.seconds.append(time.perf_counter() - started)
         return True
@@ -348,6 +371,64 @@ def self_dual_symmetry(board: Board, finish: Cell) -> Permutation | None:
     return None
 
 
+def trend(sizes: list[int], seconds: float) -> tuple[float, float, float]:
+    """What a side's last layers (``sizes``, at most the last three, the last grown in ``seconds``) say
+    of its next: seconds per position grown from, growth, and how the growth's excess over 1 shrinks
+    from one layer to the next (as it last did)."""
+    if len(sizes) < 3 or seconds <= 0.0:
+        return 1e-6, 3.0, 1.0  # too early to tell: small layers, cheap
+    earlier, before, last = sizes[-3:]
+    rate = seconds / max(1, before)
+    growth = last / max(1, before)
+    then = before / max(1, earlier)
+    shrink = min(1.0, max(0.0, (growth - 1.0) / (then - 1.0))) if then > 1.0 else 1.0
+    return rate, growth, shrink
+
+
+class LookUp:
+    """How :func:`first_child_in` makes the children of a layer and looks them up in another: see
+    :func:`gridsolver.pegs.kernels.endgame.child_keys` for ``pre``, ``jumps``, ``flip`` (``all_holes``),
+    ``images`` and ``pagodas``. :attr:`hit` holds the child found in both, once found."""
+
+    def __init__(self, pre: np.ndarray, jumps: Any, all_holes: np.uint64, images: np.ndarray,
+                 pagodas: Any) -> None:
+        self.pre, self.jumps, self.all_holes = pre, jumps, all_holes
+        self.images, self.pagodas = images, pagodas
+        self.hit = np.zeros(0, dtype=np.uint64)
+
+
+def first_child_in(look: LookUp, layer: np.ndarray, lo: int, hi: int, other: np.ndarray, node_limit: int,
+                   stop_ns: int, halted: Callable[[], bool] | None = None) -> tuple[int, int, int, int]:
+    """Look the children of ``layer[lo:hi]`` up in the sorted ``other``, a chunk of children at a time
+    (written out, sorted and merged against ``other``): (code, jumps made, chunk start, chunk end).
+
+    FOUND: :attr:`LookUp.hit` is a child in both, one of the children of ``layer[chunk start:chunk
+    end]``; EXHAUSTED: no child of ``layer[lo:hi]`` is in ``other``; else a budget code (also when
+    ``halted()`` says so between two chunks).
+    """
+    from gridsolver.pegs.kernels import endgame as endgame_kernels
+
+    part = layer[:hi]
+    buffer = np.empty(max(CHUNK, 4 * len(look.jumps.a)), dtype=np.uint64)  # a position's children fit
+    stats = np.zeros(3, dtype=np.int64)
+    while True:
+        stats[1] = 0
+        code = endgame_kernels.child_keys(part, lo, look.pre, look.jumps, look.all_holes, look.images,
+                                          look.pagodas, buffer, node_limit, stop_ns, stats)
+        if code not in (EXHAUSTED, OUT_OF_MEMORY):
+            return int(code), int(stats[0]), lo, int(stats[2])
+        chunk = np.sort(buffer[:stats[1]])
+        hit = int(endgame_kernels.first_common(chunk, other))
+        if hit >= 0:
+            look.hit = chunk[hit:hit + 1].copy()
+            return FOUND, int(stats[0]), lo, int(stats[2])
+        if code == EXHAUSTED:
+            return EXHAUSTED, int(stats[0]), lo, int(stats[2])
+        if halted is not None and halted():
+            return OUT_OF_TIME, int(stats[0]), lo, int(stats[2])
+        lo = int(stats[2])
+
+
 #: A meeting's layers of at least this many positions grow by sorting (:meth:`Endgame.grow`)
 SORTED_FROM = 1 << 16
 #: A meeting past its first deadline goes on to the second only when its layers' growth predicts it
@@ -381,6 +462,7 @@ class Meeting:
     def __init__(self, board: Board, finish: Cell, pagodas: bool = True) -> None:
         empty = board.holes & ~board.pegs
         assert empty.bit_count() == 1, "the dual problem needs a single empty hole at the start"
+        self.pagodas = pagodas
         self.board = board
         self.finish = finish
         self.start_hole = board.cell(empty.bit_length() - 1)
@@ -420,15 +502,8 @@ class Meeting:
         total = self.board.peg_count - 1
         state: dict[int, list[float]] = {}
         for side in self._sides():
-            n = float(len(side.layers[-1]))
-            if len(side.layers) < 3 or side.seconds[-1] <= 0.0:
-                rate, growth, shrink = 1e-6, 3.0, 1.0  # too early to tell: small layers, cheap
-            else:
-                rate = side.seconds[-1] / max(1, len(side.layers[-2]))
-                growth = len(side.layers[-1]) / max(1, len(side.layers[-2]))
-                before = len(side.layers[-2]) / max(1, len(side.layers[-3]))
-                shrink = min(1.0, max(0.0, (growth - 1.0) / (before - 1.0))) if before > 1.0 else 1.0
-            state[id(side)] = [n, rate, growth, shrink]
+            rate, growth, shrink = trend([len(layer) for layer in side.layers[-3:]], side.seconds[-1])
+            state[id(side)] = [float(len(side.layers[-1])), rate, growth, shrink]
         seconds = 0.0
         depths = {id(self.backward): self.backward.pegs - 1, id(self.forward): self.forward_depth}
         while sum(depths.values()) < total - 1:
@@ -456,6 +531,16 @@ class Meeting:
         return outcome
 
     def _run(self, budget: Budget, memory_bytes: int, deadline: float, until: float | None) -> str:
+        outcome = self._grow(budget, memory_bytes, deadline, until)
+        if outcome is not None:
+            return outcome
+        if self.board.peg_count == 1:  # a start of one peg: the first layers themselves meet
+            return self._first_meeting()
+        return self._child_meeting(budget, memory_bytes, until if until is not None else deadline)
+
+    def _grow(self, budget: Budget, memory_bytes: int, deadline: float, until: float | None) -> str | None:
+        """Grow the sides until their last layers are one jump apart (None), or the outcome when that
+        never happens: ``"impossible"`` (a layer left empty) or ``"stopped"``."""
         total = self.board.peg_count - 1
         started = time.perf_counter()
         lp_deadline = started + LP_SHARE * max(0.0, deadline - started)
@@ -467,7 +552,7 @@ class Meeting:
                 if side.empty_at is not None:
                     return "impossible"
             if self.jumps_covered >= total - 1:
-                break
+                return None
             side = self._next_side()
             room = (memory_bytes - 8 * self.positions()) / BYTES_PER_POSITION
             now = time.perf_counter()
@@ -478,9 +563,6 @@ class Meeting:
             side.prune(lp_deadline)
             if len(side.layers[-1]) == 0:
                 side.empty_at = side.pegs
-        if total == 0:  # a start of one peg: the first layers themselves meet
-            return self._first_meeting()
-        return self._child_meeting(budget, memory_bytes, until if until is not None else deadline)
 
     def _dense_mirror(self) -> Permutation:
         assert self.mirror is not None
@@ -536,39 +618,27 @@ class Meeting:
         stop = deadline_ns(budget, deadline)
         if 8 * (CHUNK + self.positions()) > memory_bytes:
             return "stopped"
-        buffer = np.empty(max(CHUNK, 4 * len(jumps.a)), dtype=np.uint64)
-        stats = np.zeros(3, dtype=np.int64)
-        lo = 0
-        while True:  # the children of a chunk of ``layer``, sorted, against the sorted ``other``
-            stats[1] = 0
-            code = endgame_kernels.child_keys(layer, lo, pre, jumps, all_holes, images, pagodas, buffer,
-                                              budget.node_limit(), stop, stats)
-            if code not in (EXHAUSTED, OUT_OF_MEMORY):
-                self.backward.nodes += int(stats[0])
-                return "stopped"
-            chunk = np.sort(buffer[:stats[1]])
-            hit = int(endgame_kernels.first_common(chunk, other))
-            if hit >= 0 or code == EXHAUSTED:
-                break
-            lo = int(stats[2])
-        self.backward.nodes += int(stats[0])
-        if hit < 0:
+        look = LookUp(pre, jumps, all_holes, images, pagodas)
+        code, nodes, lo, hi = self._look_up(look, layer, other, budget, stop)
+        self.backward.nodes += nodes
+        if code == EXHAUSTED:
             return "impossible"
-        # which position of the chunk has that child, and by which jump
+        if code != FOUND:
+            return "stopped"
+        # which position of layer[lo:hi] has that child, and by which jump: its children looked up
+        # again, one at a time, in a set of that child alone
         keys = np.zeros(FIRST_SLOTS, dtype=np.uint64)
-        endgame_kernels.insert_all(keys, chunk[hit:hit + 1])
-        part = layer[lo:int(stats[2])]
+        endgame_kernels.insert_all(keys, look.hit)
+        part = layer[lo:hi]
         found = np.zeros(3, dtype=np.int64)
         code = endgame_kernels.child_meeting(part, 0, pre, jumps, all_holes, images, pagodas, keys,
                                              np.iinfo(np.int64).max, budget.deadline_ns(), found)
         if code != FOUND:  # stopped (Ctrl-C) while looking again at a chunk with a child in both layers
             return "stopped"
-        stats[1:] = found[1:]
-        layer = part
         dense = self.backward.dense
-        a, b, c = (int(x[stats[2]]) for x in self.backward.tri)
+        a, b, c = (int(x[found[2]]) for x in self.backward.tri)
         jumped = (1 << a) | (1 << b) | (1 << c)
-        entry = int(layer[stats[1]])
+        entry = int(part[found[1]])
         if self.mirror is not None:
             entry = sum(1 << image for n, image in enumerate(self._dense_mirror()) if entry >> n & 1)
         if expand_forward:  # entry: a position reached from the start; its child can finish
@@ -578,6 +648,11 @@ class Meeting:
         self.via = (self._board(dense, before), (dense.cell(a), dense.cell(c)))
         self.meeting = self._board(dense, after)
         return "found"
+
+    def _look_up(self, look: LookUp, layer: np.ndarray, other: np.ndarray, budget: Budget,
+                 stop: int) -> tuple[int, int, int, int]:
+        """:func:`first_child_in` over the whole of ``layer``."""
+        return first_child_in(look, layer, 0, len(layer), other, budget.node_limit(), stop)
 
     @staticmethod
     def _board(dense: Dense, position: int) -> int:

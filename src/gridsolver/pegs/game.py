@@ -76,6 +76,9 @@ class PegsGame(Game[Board, Jump]):
     title = "Peg solitaire: classic boards and comesolo squares."
     score_name = "jumps"
     comment = "#"
+    #: every core: a finish problem on a big board grows its two-sided search on two (see workers_for)
+    default_workers = None
+    worker_modules = ("gridsolver.pegs.meeting_workers", "gridsolver.pegs.kernels.endgame")
     options = (
         Option("finish", tuple, None, "The hole the last peg must end in (row, column from 0); implies "
                "--objective finish.", metavar="ROW,COL"),
@@ -185,6 +188,17 @@ class PegsGame(Game[Board, Jump]):
         for part in _warm_parts(board, options):
             once(("pegs", part), WARMERS[part])
 
+    def workers_for(self, board: Board, options: Mapping[str, Any], workers: int) -> int:
+        """Two at most, and only for a finish problem that the two-sided search takes (a big board with
+        one empty hole): its two sides grow side by side (see :mod:`gridsolver.pegs.meeting_workers`)."""
+        from gridsolver.pegs.search import meets
+
+        rule = options.get("jumps")
+        finish = options.get("finish")
+        if options.get("objective") != "finish" or finish is None:
+            return 1
+        return min(workers, 2) if meets(board if rule is None else board.with_jumps(rule)) else 1
+
     def search(self, board: Board, budget: Budget, *, seed: int, workers: int, cluster: str | None,
                progress: Progress | None, label: str, options: Mapping[str, Any]) -> Result:
         from gridsolver.pegs.search import search
@@ -193,7 +207,8 @@ class PegsGame(Game[Board, Jump]):
         finish = options.get("finish")
         return search(board if rule is None else board.with_jumps(rule), budget, label=label,
                       objective=options["objective"], finish=None if finish is None else _cell(finish),
-                      strategy=options.get("strategy", "default"), seed=seed, note=progress)
+                      strategy=options.get("strategy", "default"), seed=seed, note=progress,
+                      workers=workers)
 
 
 GAME = PegsGame()

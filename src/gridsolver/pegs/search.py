@@ -236,11 +236,12 @@ STOPPED = STOP_REASONS
 
 def search(board: Board, budget: Budget, *, label: str = "board", objective: str = "jumps",
            finish: Cell | None = None, strategy: str = "default", seed: int = 0,
-           note: Callable[[str], None] | None = None) -> Result:
+           note: Callable[[str], None] | None = None, workers: int = 1) -> Result:
     """Search one board for ``objective`` within ``budget``; the result is not verified yet.
 
     The options are those :meth:`gridsolver.pegs.game.PegsGame.check_options`
-    has checked (this function only refuses what it cannot run). ``note``
+    has checked (this function only refuses what it cannot run). ``workers``: the worker processes
+    a finish problem's two-sided search may use (see :mod:`gridsolver.pegs.meeting_workers`). ``note``
     (e.g. a progress display's ``note``) hears the best result so far of the
     anytime jumps search after each of its runs.
     """
@@ -258,7 +259,7 @@ def search(board: Board, budget: Budget, *, label: str = "board", objective: str
                    ("impossible", None, "one peg at the start and no jump is possible", 0, None, {}))
     elif objective == "finish":
         assert finish is not None
-        outcome = _solve_finish(board, finish, budget, seed)
+        outcome = _solve_finish(board, finish, budget, seed, workers)
     elif objective == "moves":
         outcome = _solve_moves(board, finish, budget)
     elif strategy == "published":
@@ -733,7 +734,14 @@ def _solve_published(board: Board, budget: Budget, seed: int):
 
 # -- finish ------------------------------------------------------------------------
 
-def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int):
+def meets(board: Board) -> bool:
+    """Whether a finish problem from ``board`` starts with the two-sided search (:func:`_meet`): a big
+    board (one word per position in the dense numbering) with one empty hole."""
+    return (board.hole_count >= ENDGAME_AT_ONCE_HOLES and endgame.fits(board)
+            and (board.holes & ~board.pegs).bit_count() == 1)
+
+
+def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int, workers: int = 1):
     target = 1 << board.index(finish)
     classes = PositionClasses(board)
     if not classes.same_class(board.pegs, target):
@@ -746,11 +754,11 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int):
     bank = None
     extra: dict = {}
     big = board.hole_count >= ENDGAME_AT_ONCE_HOLES and endgame.fits(board)
-    if big and (board.holes & ~board.pegs).bit_count() == 1:
+    if meets(board):
         # big boards, one empty hole: breadth-first by jumps from both ends, pruned by pagodas; it may
         # decide the problem, else its backward side is the depth-first runs' endgame and its forward
         # side's pagodas their cuts
-        meeting, outcome = _meet(board, finish, budget)
+        meeting, outcome = _meet(board, finish, budget, workers)
         extra = _meeting_info(meeting)
         if outcome == "found":
             return "optimal", meeting.line(), "one peg left in the finish hole", meeting.nodes(), None, extra
@@ -793,9 +801,15 @@ MEET_TIME_MOST = 0.9
 MEET_MEMORY_SHARE = 0.35  # of the memory budget (the depth-first runs' table gets half of it)
 
 
-def _meet(board: Board, finish: Cell, budget: Budget) -> tuple[Endgame, str]:
-    """:class:`gridsolver.pegs.endgame.Meeting` within its shares of the budget: (it, its outcome)."""
-    meeting = endgame.Meeting(board, finish)
+def _meet(board: Board, finish: Cell, budget: Budget, workers: int = 1) -> tuple[Endgame, str]:
+    """:class:`gridsolver.pegs.endgame.Meeting` within its shares of the budget, on two worker processes
+    when ``workers`` allows (:class:`gridsolver.pegs.meeting_workers.MeetingApart`): (it, its outcome)."""
+    if workers > 1:
+        from gridsolver.pegs.meeting_workers import MeetingApart
+
+        meeting: endgame.Meeting = MeetingApart(board, finish)
+    else:
+        meeting = endgame.Meeting(board, finish)
     remaining = budget.remaining_s()
     now = time.perf_counter()
     share = 60.0 if remaining is None else MEET_TIME_SHARE * remaining

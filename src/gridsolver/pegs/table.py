@@ -23,11 +23,13 @@ from gridsolver.pegs.rules import Board, Cell, format_jump, parse_jump
 def table_job(job: tuple) -> Result:
     """Solve one table problem through the game (module level, so worker processes can run it).
 
-    ``job`` is (board, start vacancy, finish hole, seconds, megabytes, nodes, seed, label).
+    ``job`` is (board, start vacancy, finish hole, seconds, megabytes, nodes, seed, label), and
+    optionally the worker processes the search may use (default: every core; 1 when the problems
+    themselves run in worker processes).
     """
-    board, start, finish, time_s, memory_mb, nodes, seed, label = job
+    board, start, finish, time_s, memory_mb, nodes, seed, label, *more = job
     return GAME.solve(problem_board(board, start), time=time_s, memory=memory_mb, nodes=nodes, seed=seed,
-                      label=label, objective="finish", finish=finish)
+                      label=label, objective="finish", finish=finish, workers=more[0] if more else None)
 
 
 def problem_board(board: Board, start: Cell) -> Board:
