@@ -102,8 +102,10 @@ def run(quick: bool) -> list[Table]:
                         f"(replay-verified), {counts['impossible']} proved impossible, "
                         f"{counts['undecided']} undecided, in "
                         f"{elapsed:.1f} s in all; peak memory of the process {peak_rss_mb():.0f} MB. Each "
-                        f"search: --time {seconds:g} --memory {MEMORY_MB:g} --seed 0, one at a time in one "
-                        "process. 'Decided after': the searches of that start's finishes, in table order, "
+                        f"search: --time {seconds:g} --memory {MEMORY_MB:g} --seed 0, one at a time, its "
+                        "two-sided search's sides grown in two worker processes (their memory is not in "
+                        "the memory figures, which are this process's). 'Decided after': the searches of "
+                        "that start's finishes, in table order, "
                         "until the first solved one (or all, when every one is impossible).")
     pairs.notes.append("Proofs: position classes are not listed (220 pairs); 'pagodas near the start': every "
                        "position a few jumps from the start weighs less than the finish under some pagoda "

@@ -138,3 +138,23 @@ def test_big_finish_problems_take_two_workers_and_the_rest_one():
     assert GAME.workers_for(vacated(diamond, (0, 4)), finish, 1) == 1
     assert GAME.workers_for(vacated(diamond, (0, 4)), {"objective": "jumps"}, 4) == 1
     assert GAME.workers_for(pegs.named("english"), {"objective": "finish", "finish": (3, 3)}, 4) == 1
+
+
+def test_a_directory_left_by_a_killed_process_is_removed_and_a_running_ones_kept(tmp_path, monkeypatch):
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    monkeypatch.setattr(meeting_workers.os.path, "isdir", lambda path: False)  # not /dev/shm: tmp_path
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    stale = tmp_path / f"{meeting_workers.PREFIX}{gone.pid}-abc"
+    running = tmp_path / f"{meeting_workers.PREFIX}{os.getpid()}-def"
+    for directory in (stale, running):
+        directory.mkdir()
+        (directory / "forward-0").write_bytes(b"\0" * 8)
+    made = meeting_workers.shared_directory()
+    assert os.path.dirname(made) == str(tmp_path) and f"{os.getpid()}-" in os.path.basename(made)
+    assert not stale.exists() and running.exists()

@@ -59,10 +59,32 @@ WAITING, GROWING, STOPPED, EMPTY = range(4)
 HALT = 2 * FIELDS  # set by a look-up half that found a child in both: the other half stops
 
 
+PREFIX = "gridsolver-meeting-"
+
+
 def shared_directory() -> str:
-    """A new temporary directory for a meeting's files: in ``/dev/shm`` when it is there (memory)."""
+    """A new temporary directory for a meeting's files: in ``/dev/shm`` when it is there (memory).
+
+    Its name holds this process's id. A meeting removes its directory when it ends; one left by a
+    process that was killed first is removed here, when that process is gone (its files are memory).
+    """
     where = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
-    return tempfile.mkdtemp(prefix="gridsolver-meeting-", dir=where)
+    parent = where or tempfile.gettempdir()
+    for name in os.listdir(parent):
+        owner = name[len(PREFIX):].split("-")[0]
+        if name.startswith(PREFIX) and owner.isdigit() and not _alive(int(owner)):
+            shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
+    return tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-", dir=where)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 class Progress:
