@@ -86,6 +86,9 @@ def test_two_worker_processes_give_the_one_core_layers_and_answer():
             mine, theirs = getattr(alone, side).layers, getattr(apart, side).layers
             common = min(len(mine), len(theirs))
             assert [a.tolist() for a in mine[:common]] == [b.tolist() for b in theirs[:common]]
+        assert apart.worker_peak_mb > 0  # the workers say how big they grew
+        assert "meeting_worker_peak_mb" in search._meeting_info(apart)
+        assert "meeting_worker_peak_mb" not in search._meeting_info(alone)
         if want == "found":
             end = rules.replay(problem, apart.line())
             assert end.peg_count == 1 and end.has_peg(finish)

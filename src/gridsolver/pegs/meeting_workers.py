@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from gridsolver.core import interrupt
-from gridsolver.core.budget import Budget
+from gridsolver.core.budget import Budget, peak_rss_mb
 from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, OUT_OF_TIME
 from gridsolver.pegs.endgame import (
     BYTES_PER_POSITION,
@@ -221,6 +221,7 @@ class SideReport:
     empty_at: int | None
     nodes: int
     seconds: list[float] = field(default_factory=list)
+    peak_mb: float = 0.0  # the worker's peak memory (since it started: workers are reused)
 
 
 def layer_path(directory: str, side: int, k: int) -> str:
@@ -290,7 +291,8 @@ def grow_side(job: SideJob) -> SideReport:
         row[CLAIMED] = row[DEPTH]
         row[RESERVED] = 0
     return SideReport([len(layer) for layer in ending.layers], ending.weights, ending.floors, ending.golden,
-                      ending.lp_pagodas, ending.lp_seconds, ending.empty_at, ending.nodes, ending.seconds)
+                      ending.lp_pagodas, ending.lp_seconds, ending.empty_at, ending.nodes, ending.seconds,
+                      peak_rss_mb())
 
 
 def _adopt(ending: Endgame, report: SideReport, directory: str, side: int) -> None:
@@ -308,6 +310,9 @@ class MeetingApart(Meeting):
     def __init__(self, board: Board, finish: Cell, pagodas: bool = True) -> None:
         super().__init__(board, finish, pagodas)
         self.shared: str | None = None  # the directory of the files the worker processes share
+        #: the larger of the worker processes' peak memory, MB (each since it started: workers are reused);
+        #: the layers they map are in it, the memory figures of this process's result are not
+        self.worker_peak_mb = 0.0
 
     def run(self, budget: Budget, memory_bytes: int, deadline: float, until: float | None = None) -> str:
         try:
@@ -351,6 +356,7 @@ class MeetingApart(Meeting):
             report = reports[side]
             if report is not None:
                 _adopt(ending, report, directory, side)
+                self.worker_peak_mb = max(self.worker_peak_mb, report.peak_mb)
 
     def _look_up(self, look: LookUp, layer: np.ndarray, other: np.ndarray, budget: Budget,
                  stop: int) -> tuple[int, int, int, int]:
@@ -368,10 +374,11 @@ class MeetingApart(Meeting):
             halves = parallel_map(look_up_half, jobs, workers=2, label="meeting")
         except interrupt.Interrupted as stopped:
             done = stopped.done
-            halves = [done[i] if i in done else (OUT_OF_TIME, 0, 0, 0, look.hit)  # type: ignore[misc]
+            halves = [done[i] if i in done else (OUT_OF_TIME, 0, 0, 0, look.hit, 0.0)  # type: ignore[misc]
                       for i in range(2)]
         nodes = sum(half[1] for half in halves)
-        for code, _, lo, hi, hit in halves:
+        self.worker_peak_mb = max([self.worker_peak_mb] + [half[5] for half in halves])
+        for code, _, lo, hi, hit, _ in halves:
             if code == FOUND:
                 look.hit = hit
                 return FOUND, nodes, lo, hi
@@ -395,13 +402,14 @@ class LookUpJob:
     directory: str
 
 
-def look_up_half(job: LookUpJob) -> tuple[int, int, int, int, np.ndarray]:
+def look_up_half(job: LookUpJob) -> tuple[int, int, int, int, np.ndarray, float]:
     """:func:`first_child_in` over ``job.layer[lo:hi]``, stopping when the other half found a child in
-    both (a worker task: module level); (code, jumps, chunk start, chunk end, the child found)."""
+    both (a worker task: module level); (code, jumps, chunk start, chunk end, the child found, the
+    worker's peak memory in MB)."""
     progress = Progress(job.directory)
     layer, other = mapped(*job.layer), mapped(*job.other)
     code, nodes, lo, hi = first_child_in(job.look, layer, job.lo, job.hi, other, job.node_limit, job.stop_ns,
                                          halted=lambda: bool(progress.values[HALT]))
     if code == FOUND:
         progress.values[HALT] = 1
-    return code, nodes, lo, hi, job.look.hit
+    return code, nodes, lo, hi, job.look.hit, peak_rss_mb()

@@ -820,7 +820,9 @@ def _meet(board: Board, finish: Cell, budget: Budget, workers: int = 1) -> tuple
 
 
 def _meeting_info(meeting) -> dict:
-    return {"meeting_forward_pegs": meeting.board.peg_count - meeting.forward_depth,
+    peak = getattr(meeting, "worker_peak_mb", None)  # a meeting on worker processes: their memory
+    workers = {} if peak is None else {"meeting_worker_peak_mb": round(peak)}
+    return {**workers, "meeting_forward_pegs": meeting.board.peg_count - meeting.forward_depth,
             "meeting_backward_pegs": meeting.backward.pegs, "meeting_positions": meeting.positions(),
             "meeting_self_dual": meeting.mirror is not None,
             "meeting_lp_pagodas": meeting.forward.lp_pagodas + meeting.backward.lp_pagodas,
