@@ -275,7 +275,7 @@ class Endgame:
         (:func:`gridsolver.pegs.kernels.endgame.child_keys`) and sorted into a run without repeats, and
         two runs of as many chunks are merged, as a binary counter carries: each child is copied about
         log2(chunks) times, where merging every chunk into one growing layer copied the layer once a
-        chunk (on the diamond's layers of 40 million, a third of their time). On big layers this is
+        chunk (on the diamond's layers of 40 million positions, 5% faster). On big layers this is
         faster than a hash set: the set's probes go all over memory."""
         from gridsolver.pegs.kernels import endgame as endgame_kernels
 
