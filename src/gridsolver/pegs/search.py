@@ -734,11 +734,16 @@ def _solve_published(board: Board, budget: Budget, seed: int):
 
 # -- finish ------------------------------------------------------------------------
 
+def _big(board: Board) -> bool:
+    """A board whose finish problems build their endgame at once (one word per position in the dense
+    numbering)."""
+    return board.hole_count >= ENDGAME_AT_ONCE_HOLES and endgame.fits(board)
+
+
 def meets(board: Board) -> bool:
     """Whether a finish problem from ``board`` starts with the two-sided search (:func:`_meet`): a big
-    board (one word per position in the dense numbering) with one empty hole."""
-    return (board.hole_count >= ENDGAME_AT_ONCE_HOLES and endgame.fits(board)
-            and (board.holes & ~board.pegs).bit_count() == 1)
+    board with one empty hole."""
+    return _big(board) and (board.holes & ~board.pegs).bit_count() == 1
 
 
 def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int, workers: int = 1):
@@ -753,7 +758,6 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int, workers
     ending = None
     bank = None
     extra: dict = {}
-    big = board.hole_count >= ENDGAME_AT_ONCE_HOLES and endgame.fits(board)
     if meets(board):
         # big boards, one empty hole: breadth-first by jumps from both ends, pruned by pagodas; it may
         # decide the problem, else its backward side is the depth-first runs' endgame and its forward
@@ -766,7 +770,7 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int, workers
             return "impossible", None, _meeting_proof(meeting, finish), meeting.nodes(), None, extra
         ending = meeting.backward
         bank = _dense_bank_rows(board, layout, meeting.forward, perms)
-    elif big:
+    elif _big(board):
         # big boards: pagodas that rule out positions near the start, for the forward search's cuts
         # (they may rule out every position of a layer: then no game finishes)
         found, empty_at, seconds = _finish_bank(board, finish, perms, budget)
