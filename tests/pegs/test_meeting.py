@@ -151,3 +151,16 @@ def test_a_stopped_self_dual_meeting_hands_on_the_mirrored_pagodas():
     for k in range(len(backward.floors)):
         for number, bit in enumerate(dense.bits):
             assert forward.weights[k, dense.number[mirror[bit]]] == backward.weights[k, number]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 40), max_size=30), st.lists(st.integers(0, 40), max_size=30))
+def test_merging_sorted_layers_keeps_each_value_once(old, new):
+    """The union kernel against Python's sets: repeats in ``new``, values in both, either one empty."""
+    from gridsolver.pegs.kernels import endgame as layers
+
+    first = np.array(sorted(set(old)), dtype=np.uint64)
+    second = np.array(sorted(new), dtype=np.uint64)
+    out = np.zeros(len(first) + len(second), dtype=np.uint64)
+    n = layers.merge_unique(first, second, out)
+    assert out[:n].tolist() == sorted(set(old) | set(new))

@@ -1,6 +1,7 @@
 """The two-sided search on two cores: the sides grown side by side, the look-up split in two."""
 
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -17,13 +18,17 @@ from gridsolver.pegs.meeting_workers import (
     EARLIER,
     FIELDS,
     FORWARD,
+    GROW,
     GROWING,
+    HELP,
     LAST,
     SECONDS_NS,
     STATE,
+    STOP,
     STOPPED,
     WAITING,
     Outlook,
+    SideWorker,
     eta,
     plan,
 )
@@ -70,14 +75,17 @@ def test_sides_grown_apart_decide_as_brute_force_does(name, chunk, monkeypatch):
     assert checked > 5
 
 
-def test_two_worker_processes_give_the_one_core_layers_and_answer():
-    """Real worker processes: the same layers as one core, where the two grow them in another order,
-    and the same answer; a found game replays."""
+@pytest.mark.parametrize("piece", [1 << 20, 3])
+def test_two_worker_processes_give_the_one_core_layers_and_answer(piece):
+    """Real worker processes: the same layers as one core, where the two grow them in another order
+    (with small pieces, each side's layers partly grown by the other's worker), and the same answer;
+    a found game replays."""
     board = named("4x5")
     for start, finish, want in (((0, 0), (0, 1), "found"), ((0, 0), (0, 2), "impossible")):
         problem = vacated(board, start)
         alone = endgame.Meeting(problem, finish, pagodas=False)
         apart = meeting_workers.MeetingApart(problem, finish, pagodas=False)
+        apart.piece, apart.sorted_from = piece, 0
         assert alone.mirror is None
         deadline = time.perf_counter() + 60
         outcomes = [m.run(search.Budget(nodes=10**10), 1 << 30, deadline) for m in (alone, apart)]
@@ -94,6 +102,60 @@ def test_two_worker_processes_give_the_one_core_layers_and_answer():
             assert end.peg_count == 1 and end.has_peg(finish)
 
 
+@pytest.mark.parametrize("name", ["3x6", "4x4"])
+def test_pieces_grown_by_the_other_side_give_the_same_layers(name, monkeypatch):
+    """A side's big layers are grown in pieces; here the other side's worker takes every piece but the
+    first of each (its part merged in by the claimer, in this process, one after the other): the
+    layers are one core's, and the answer brute force's."""
+    monkeypatch.setattr(parallel, "parallel_map", in_turn)
+    monkeypatch.setattr(meeting_workers, "SORTED_FROM", 0)
+    helpers: dict = {}
+    grow_side, gather = meeting_workers.grow_side, endgame.Children.gather
+    helped = []
+
+    def both_sides(job):  # each side's worker, and one of the other side's to help it
+        helpers[job.side] = SideWorker(replace(job, side=1 - job.side))
+        report = grow_side(job)
+        helped.append(helpers.pop(job.side).helped)
+        return report
+
+    def gather_then_help(self, *args):
+        code = gather(self, *args)
+        if not helpers.get(-1):  # a claimer's piece (not the helper's own)
+            helpers[-1] = True
+            try:
+                for side in (BACKWARD, FORWARD):
+                    if side in helpers:
+                        helpers[side].help()  # the other side's pieces of the layer open, if any
+            finally:
+                helpers[-1] = False
+        return code
+
+    monkeypatch.setattr(meeting_workers, "grow_side", both_sides)
+    monkeypatch.setattr(endgame.Children, "gather", gather_then_help)
+    board = named(name)
+    for start, finish in table.single_vacancy_problems(board):
+        problem = vacated(board, start)
+        if problem.peg_count <= 3:
+            continue
+        possible = problem.pegs in reference.finishers(board, board.index(finish))
+        alone = endgame.Meeting(problem, finish, pagodas=False)
+        apart = meeting_workers.MeetingApart(problem, finish, pagodas=False)
+        apart.mirror = alone.mirror = None
+        apart.piece = 2
+        want = "found" if possible else "impossible"
+        budget = search.Budget(nodes=10**9)
+        assert [m.run(budget, 1 << 28, time.perf_counter() + 30) for m in (alone, apart)] == [want, want]
+        for side in ("forward", "backward"):
+            mine, theirs = getattr(alone, side).layers, getattr(apart, side).layers
+            common = min(len(mine), len(theirs))
+            assert [a.tolist() for a in mine[:common]] == [b.tolist() for b in theirs[:common]]
+        if want == "found":
+            end = rules.replay(problem, apart.line())
+            assert end.peg_count == 1 and end.has_peg(finish)
+    assert sum(helped) > 20
+
+
 def rows(*sides: dict) -> np.ndarray:
     values = np.zeros(2 * FIELDS + 1, dtype=np.int64)
     for k, fields in enumerate(sides):
@@ -102,25 +164,39 @@ def rows(*sides: dict) -> np.ndarray:
     return values
 
 
-def test_a_free_side_claims_while_layers_are_missing_and_stops_when_none_is():
+def test_a_free_side_claims_while_layers_are_missing_and_helps_or_stops_when_none_is():
     far = 10**18
-    both_free = rows({STATE: GROWING, CLAIMED: 3, LAST: 100}, {STATE: GROWING, CLAIMED: 4, LAST: 90})
-    assert plan(both_free, BACKWARD, total=10, now_ns=0, deadline_ns=far, until_ns=far)
-    assert not plan(both_free, BACKWARD, total=8, now_ns=0, deadline_ns=far, until_ns=far)  # 3 + 4 = 7
-    stopped = rows({STATE: GROWING, CLAIMED: 3}, {STATE: STOPPED, CLAIMED: 5})
-    assert plan(stopped, BACKWARD, total=10, now_ns=0, deadline_ns=far, until_ns=far)
+    both_free = rows({STATE: GROWING, DEPTH: 3, CLAIMED: 3, LAST: 100},
+                     {STATE: GROWING, DEPTH: 4, CLAIMED: 4, LAST: 90})
+    assert plan(both_free, FORWARD, total=10, now_ns=0, deadline_ns=far, until_ns=far) == GROW
+    assert plan(both_free, FORWARD, total=8, now_ns=0, deadline_ns=far, until_ns=far) == STOP  # 3 + 4 = 7
+    stopped = rows({STATE: GROWING, DEPTH: 3, CLAIMED: 3}, {STATE: STOPPED, DEPTH: 5, CLAIMED: 5})
+    assert plan(stopped, BACKWARD, total=10, now_ns=0, deadline_ns=far, until_ns=far) == GROW
+    # none missing, the other still growing its layer: help it
+    growing = rows({STATE: GROWING, DEPTH: 3, CLAIMED: 4}, {STATE: GROWING, DEPTH: 2, CLAIMED: 2})
+    assert plan(growing, FORWARD, total=7, now_ns=0, deadline_ns=far, until_ns=far) == HELP
 
 
-def test_the_last_layer_goes_to_the_side_that_would_finish_it_first():
+def test_the_cheaper_next_layer_is_grown_first_and_the_other_side_helps():
+    row = {STATE: GROWING, DEPTH: 5, CLAIMED: 5, BEFORE: 2000, EARLIER: 1000, SECONDS_NS: 2 * 10**9}
+    far = 10**18
+    progress = rows({**row, LAST: 4000}, {**row, LAST: 3000})  # the same growth: forward's next is cheaper
+    assert plan(progress, BACKWARD, total=20, now_ns=0, deadline_ns=far, until_ns=far) == HELP
+    assert plan(progress, FORWARD, total=20, now_ns=0, deadline_ns=far, until_ns=far) == GROW
+    # the other side's worker has not begun: no waiting for it
+    waiting = rows({**row, LAST: 4000}, {STATE: WAITING})
+    assert plan(waiting, BACKWARD, total=20, now_ns=0, deadline_ns=far, until_ns=far) == GROW
+
+
+def test_the_predicted_work_is_shared_by_the_workers():
     cheap = Outlook(size=10, rate=1.0, growth=2.0, shrink=1.0)
     dear = Outlook(size=1000, rate=1.0, growth=2.0, shrink=1.0)
-    assert eta([cheap, dear], 1) == pytest.approx(10 + 20 / 2)  # the cheap side grows; then half its look-up
-    assert eta([dear.grown(), cheap], 0) == pytest.approx(10 / 2)
-    # one layer missing, the other side still growing: it is left to it when it would be done first
-    far = 10**18
-    waiting = rows({STATE: GROWING, CLAIMED: 4, LAST: 10**6}, {STATE: WAITING, CLAIMED: 0, LAST: 1})
-    assert not plan(waiting, BACKWARD, total=6, now_ns=0, deadline_ns=far, until_ns=far)
-    assert plan(waiting, FORWARD, total=6, now_ns=0, deadline_ns=far, until_ns=far)
+    # the cheap side grows its next layer (10 s) and then its 20 children are looked up; two workers
+    assert eta([cheap, dear], 1) == pytest.approx((10 + 20) / 2)
+    assert eta([cheap, dear], 2) == pytest.approx((10 + 20 + 40) / 2)
+    assert eta([cheap], 1) == pytest.approx(10 + 20)
+    # what is left of a layer being grown counts too
+    assert eta([replace(cheap, left=6.0), dear], 0) == pytest.approx((6 + 10) / 2)
 
 
 def test_past_the_first_deadline_a_layer_begins_only_if_the_meeting_should_end_in_time():
@@ -129,9 +205,9 @@ def test_past_the_first_deadline_a_layer_begins_only_if_the_meeting_should_end_i
            SECONDS_NS: 2 * 10**9}
     progress = rows(row, dict(row))
     now = 100 * 10**9
-    assert plan(progress, BACKWARD, total=14, now_ns=now, deadline_ns=now + 1, until_ns=now + 1)
-    assert not plan(progress, BACKWARD, total=14, now_ns=now, deadline_ns=now - 1, until_ns=now + 10**9)
-    assert plan(progress, BACKWARD, total=14, now_ns=now, deadline_ns=now - 1, until_ns=now + 10**12)
+    assert plan(progress, BACKWARD, total=14, now_ns=now, deadline_ns=now + 1, until_ns=now + 1) == GROW
+    assert plan(progress, BACKWARD, total=14, now_ns=now, deadline_ns=now - 1, until_ns=now + 10**9) == STOP
+    assert plan(progress, BACKWARD, total=14, now_ns=now, deadline_ns=now - 1, until_ns=now + 10**12) == GROW
 
 
 def test_big_finish_problems_take_two_workers_and_the_rest_one():

@@ -1,20 +1,24 @@
-"""A :class:`~gridsolver.pegs.endgame.Meeting` on two cores: its two sides grown side by side, its last
+"""A :class:`~gridsolver.pegs.endgame.Meeting` on two cores: its sides' layers grown by both, its last
 look-up split in two.
 
 On one core a meeting grows the side whose last layer is smaller, one layer at a time, then looks the
-children of one side's last layer up in the other's. Here each side grows in a worker process of its
-own (:func:`~gridsolver.core.parallel.parallel_map` of two tasks), and the look-up runs as two halves
+children of one side's last layer up in the other's. Here each side has a worker process of its own
+(:func:`~gridsolver.core.parallel.parallel_map` of two tasks), and the look-up runs as two halves
 the same way. The processes share what they build through files in a temporary directory (in
 ``/dev/shm`` when there is one: memory, not disk): each finished layer is written to a file that the
 others map, and a small file of progress (:class:`Progress`) says what each side has done and claimed.
 
-Between two layers a side asks the progress whether to grow another (:func:`plan`). The two sides'
-last layers must end up ``pegs - 2`` jumps apart: while more than one layer is missing a free side
-claims the next; the last one goes to the side predicted to finish it first (the other may still be
-growing a layer); and past the meeting's first deadline a layer is begun only when the whole meeting
-is predicted to end before its last one (:func:`eta`, as :meth:`Meeting.eta` on one core). The
-answer does not depend on which side grew which layer: any two layers that far apart decide the
-problem (see :class:`~gridsolver.pegs.endgame.Meeting`).
+Between two layers a side asks the progress what to do next (:func:`plan`). The two sides' last
+layers must end up ``pegs - 2`` jumps apart, and the layers grown are those one core would grow:
+a free side claims the next layer when its own is predicted no dearer than the other side's next;
+otherwise it helps. A big layer is grown in pieces of its parents (:data:`PIECE` each), which the
+side that claimed it and the other, when free, take in turn; each gathers its pieces' children into
+sorted runs (:class:`~gridsolver.pegs.endgame.Children`) and the claimer merges the two parts. So both
+cores work until the sides meet, whichever side the layers are on. Past the meeting's first
+deadline a layer is claimed only when the whole meeting is predicted to end before its last one
+(:func:`eta`, as :meth:`Meeting.eta` on one core). The answer does not depend on which side grew
+which layer: any two layers that far apart decide the problem (see
+:class:`~gridsolver.pegs.endgame.Meeting`).
 
 This module imports numpy only; the kernels are imported where they run.
 """
@@ -40,10 +44,13 @@ from gridsolver.pegs.endgame import (
     ETA_MARGIN,
     LP_SHARE,
     SORTED_FROM,
+    Children,
     Endgame,
     LookUp,
     Meeting,
+    deadline_ns,
     first_child_in,
+    merged,
     trend,
 )
 from gridsolver.pegs.rules import Board, Cell
@@ -51,12 +58,22 @@ from gridsolver.pegs.rules import Board, Cell
 BACKWARD, FORWARD = 0, 1
 NAMES = ("backward", "forward")
 
-# What the progress file holds per side (int64 each)
-STATE, DEPTH, CLAIMED, POSITIONS, LAST, BEFORE, EARLIER, SECONDS_NS, BUSY_SINCE_NS, RESERVED = range(10)
+# What the progress file holds per side (int64 each): its layers, and the pieces of the layer it grows
+(STATE, DEPTH, CLAIMED, POSITIONS, LAST, BEFORE, EARLIER, SECONDS_NS, BUSY_SINCE_NS, RESERVED,
+ PIECES, NEXT_PIECE, HELPER, HELP_SIZE, HELP_NS) = range(15)
 FIELDS = 16
-# A side's STATE
+# A side's STATE (WAITING: its worker has not begun)
 WAITING, GROWING, STOPPED, EMPTY = range(4)
+# A side's HELPER: how the other side stands with the pieces of the layer this side grows
+IDLE, HELPING, HELPED, FAILED = range(4)
 HALT = 2 * FIELDS  # set by a look-up half that found a child in both: the other half stops
+
+#: Parents in a piece of a layer grown by both workers (about 0.4 s of work on the diamond); layers
+#: of fewer than two pieces are grown by their side alone.
+PIECE = 1 << 20
+POLL_S = 0.002  # how often a free side looks for work, and a claimer for its helper's part
+# What a free side does next (:func:`plan`)
+GROW, HELP, STOP = "grow", "help", "stop"
 
 
 PREFIX = "gridsolver-meeting-"
@@ -109,81 +126,108 @@ class Progress:
     def row(self, side: int) -> np.ndarray:
         return self.values[side * FIELDS:(side + 1) * FIELDS]
 
-    def finished_layer(self, side: int, ending: Endgame) -> None:
+    def finished_layer(self, side: int, ending: Endgame, work_seconds: float) -> None:
+        """Record a side's new last layer, which took ``work_seconds`` of the two workers' time."""
         row = self.row(side)
         sizes = [len(layer) for layer in ending.layers[-3:]]
         row[LAST], row[BEFORE], row[EARLIER] = ([0] * (3 - len(sizes)) + sizes)[::-1]
         row[DEPTH] = row[CLAIMED] = len(ending.layers) - 1
         row[POSITIONS] = ending.positions()
-        row[SECONDS_NS] = int(ending.seconds[-1] * 1e9)
+        row[SECONDS_NS] = int(work_seconds * 1e9)
         row[RESERVED] = 0
+
+    def take_piece(self, side: int, helper: bool = False,
+                   depth: int | None = None) -> tuple[int, int, int] | None:
+        """The next piece of the layer ``side`` grows (of that layer only, with ``depth``): (piece, the
+        layer's depth, its parents), or None when there is none left. A ``helper`` (the other side's
+        worker) is marked HELPING in the same step, so that the claimer waits for its part."""
+        row = self.row(side)
+        with self.locked():
+            if row[NEXT_PIECE] >= row[PIECES] or (depth is not None and row[CLAIMED] != depth):
+                return None
+            piece = int(row[NEXT_PIECE])
+            row[NEXT_PIECE] += 1
+            if helper:
+                row[HELPER] = HELPING
+            return piece, int(row[CLAIMED]), int(row[LAST])
+
+    def helper(self, side: int) -> tuple[int, int, int]:
+        """The other side's part in the layer ``side`` grows: (HELPER, HELP_SIZE, HELP_NS)."""
+        row = self.row(side)
+        with self.locked():
+            return int(row[HELPER]), int(row[HELP_SIZE]), int(row[HELP_NS])
 
 
 @dataclass
 class Outlook:
     """A side's next layers as its last ones predict them (see :func:`trend`): its last layer's size,
-    seconds per position grown from, growth, how the growth's excess shrinks, and seconds from now
-    until it is free (0: free now)."""
+    seconds of work per position grown from, growth, how the growth's excess shrinks, and the work
+    left on the layer it is growing (0: none)."""
 
     size: float
     rate: float
     growth: float
     shrink: float
-    free_in: float = 0.0
+    left: float = 0.0
 
     def cost(self) -> float:
+        """Seconds of work its next layer takes."""
         return self.rate * self.size
 
     def grown(self) -> Outlook:
         return replace(self, size=self.size * self.growth, growth=1.0 + (self.growth - 1.0) * self.shrink)
 
 
+def busy(row: np.ndarray) -> bool:
+    """Whether a side is growing a layer."""
+    return bool(row[STATE] == GROWING and row[CLAIMED] > row[DEPTH])
+
+
 def outlook(row: np.ndarray, now_ns: int) -> Outlook:
     """A side's :class:`Outlook` from its progress row; a side growing a layer is seen as it will be
-    when that layer is done, free once its predicted time for it has passed."""
+    when that layer is done, with the work its prediction leaves on it (two workers' when helped)."""
     sizes = [int(row[k]) for k in (EARLIER, BEFORE, LAST) if row[k] > 0]
     rate, growth, shrink = trend(sizes, row[SECONDS_NS] / 1e9)
     seen = Outlook(float(row[LAST]), rate, growth, shrink)
-    if row[STATE] == GROWING and row[CLAIMED] > row[DEPTH]:
-        busy = (now_ns - int(row[BUSY_SINCE_NS])) / 1e9
-        seen = replace(seen.grown(), free_in=max(0.0, seen.cost() - busy))
+    if busy(row):
+        done = (now_ns - int(row[BUSY_SINCE_NS])) / 1e9 * (2 if row[HELPER] == HELPING else 1)
+        seen = replace(seen.grown(), left=max(0.0, seen.cost() - done))
     return seen
 
 
 def eta(sides: list[Outlook], missing: int) -> float:
-    """Predicted seconds until the meeting decides: ``missing`` more layers, each going to the side free
-    first (the last to the side that would finish it first), then the look-up of the smaller last
-    layer's children, in two halves."""
+    """Predicted seconds until the meeting decides, on one worker per side in ``sides`` sharing the work:
+    what is left of the layers being grown, ``missing`` more layers, each on the side whose next is
+    cheaper (as one core would grow them), then the look-up of the smaller last layer's children."""
     sides = list(sides)
-    ends = [side.free_in for side in sides]
+    work = sum(side.left for side in sides)
     for _ in range(max(0, missing)):
-        if missing == 1:
-            i = min(range(len(sides)), key=lambda k: ends[k] + sides[k].cost())
-        else:
-            i = min(range(len(sides)), key=lambda k: ends[k])
-        ends[i] += sides[i].cost()
+        i = min(range(len(sides)), key=lambda k: sides[k].cost())
+        work += sides[i].cost()
         sides[i] = sides[i].grown()
-        missing -= 1
-    smallest = min(sides, key=lambda side: side.size)
-    return max(ends) + smallest.cost() / 2
+    work += min(sides, key=lambda side: side.size).cost()
+    return work / len(sides)
 
 
-def plan(progress: np.ndarray, me: int, total: int, now_ns: int, deadline_ns: int, until_ns: int) -> bool:
-    """Whether the side ``me``, free, grows another layer (see the module's docstring); ``progress``
-    the two rows, read under the lock."""
+def plan(progress: np.ndarray, me: int, total: int, now_ns: int, deadline_ns: int, until_ns: int) -> str:
+    """What the side ``me``, free, does next: GROW (claims its next layer), HELP (takes pieces of the
+    other side's layer, or waits for it to claim one) or STOP; ``progress`` the two rows, read under the
+    lock. See the module's docstring."""
     rows = [progress[k * FIELDS:(k + 1) * FIELDS] for k in (BACKWARD, FORWARD)]
     mine, theirs = rows[me], rows[1 - me]
+    if theirs[STATE] == EMPTY:
+        return STOP
+    helping = HELP if busy(theirs) else STOP
     missing = total - 1 - int(mine[CLAIMED]) - int(theirs[CLAIMED])
-    if missing <= 0 or theirs[STATE] == EMPTY:
-        return False
+    if missing <= 0:
+        return helping
     sides = [outlook(row, now_ns) for row in rows]
+    if theirs[STATE] == GROWING and sides[1 - me].cost() < sides[me].cost():
+        return HELP  # theirs is the cheaper next layer: they claim it when free
     active = [sides[me]] + ([sides[1 - me]] if theirs[STATE] in (WAITING, GROWING) else [])
     if now_ns > deadline_ns and now_ns + ETA_MARGIN * eta(active, missing) * 1e9 > until_ns:
-        return False
-    if missing == 1 and len(active) == 2:
-        other = active[1]
-        return sides[me].cost() <= other.free_in + other.cost()
-    return True
+        return helping
+    return GROW
 
 
 @dataclass
@@ -201,10 +245,8 @@ class SideJob:
     until_ns: int
     lp_deadline_ns: int
     pagodas: bool = True
-
-    def endgame(self) -> Endgame:
-        meeting = Meeting(self.board, self.finish, pagodas=self.pagodas)
-        return meeting.forward if self.side == FORWARD else meeting.backward
+    piece: int = PIECE
+    sorted_from: int = SORTED_FROM
 
 
 @dataclass
@@ -222,6 +264,7 @@ class SideReport:
     nodes: int
     seconds: list[float] = field(default_factory=list)
     peak_mb: float = 0.0  # the worker's peak memory (since it started: workers are reused)
+    helped: int = 0  # pieces of the other side's layers it grew
 
 
 def layer_path(directory: str, side: int, k: int) -> str:
@@ -254,45 +297,170 @@ def _perf(ns: int) -> float:
     return time.perf_counter() + (ns - time.monotonic_ns()) / 1e9
 
 
+def _bank_path(directory: str, side: int) -> str:
+    return os.path.join(directory, f"bank-{NAMES[side]}.npy")
+
+
+def _help_path(directory: str, side: int, k: int) -> str:
+    return os.path.join(directory, f"help-{NAMES[side]}-{k}")
+
+
+def _write_bank(ending: Endgame, directory: str, side: int) -> None:
+    """A side's pagodas (weights and floors), for the worker that helps it."""
+    temporary = _bank_path(directory, side) + ".new.npy"
+    np.save(temporary, np.column_stack([ending.weights, ending.floors]))
+    os.replace(temporary, _bank_path(directory, side))
+
+
+def _read_bank(ending: Endgame, directory: str, side: int) -> None:
+    bank = np.load(_bank_path(directory, side))
+    ending.weights, ending.floors = bank[:, :-1].copy(), bank[:, -1].copy()
+
+
+def _halted(stop_ns: int) -> bool:
+    return interrupt.requested() or time.monotonic_ns() > stop_ns
+
+
+class SideWorker:
+    """A side's worker (:func:`grow_side`): grows its side's layers, the big ones in pieces that the other
+    side's worker may share (:meth:`grow`), and takes pieces of the other side's layers when free
+    (:meth:`help`)."""
+
+    def __init__(self, job: SideJob) -> None:
+        meeting = Meeting(job.board, job.finish, pagodas=job.pagodas)
+        self.job = job
+        self.me = job.side
+        self.ending = meeting.forward if job.side == FORWARD else meeting.backward
+        self.theirs = meeting.backward if job.side == FORWARD else meeting.forward  # to grow their pieces
+        self.ending.sorted_from = job.sorted_from
+        self.progress = Progress(job.directory)
+        self.until = _perf(job.until_ns)
+        self.helped = 0  # pieces of the other side's layers grown here
+
+    def grow(self, most: int) -> float | None:
+        """Add a layer to this side (at most ``most`` positions): the seconds of work it took, or None when
+        the budget stopped it first (no layer then)."""
+        ending, job = self.ending, self.job
+        last, piece = ending.layers[-1], job.piece
+        if len(last) < max(job.sorted_from, 2 * piece):
+            return ending.seconds[-1] if ending.grow(job.budget, most, self.until) else None
+        row = self.progress.row(self.me)
+        started = time.monotonic_ns()
+        stop = deadline_ns(job.budget, self.until)
+        _write_bank(ending, job.directory, self.me)
+        with self.progress.locked():  # the pieces are open
+            row[PIECES], row[NEXT_PIECE] = -(-len(last) // piece), 0
+            row[HELPER], row[HELP_SIZE], row[HELP_NS] = IDLE, 0, 0
+        children = Children(ending)
+        code = EXHAUSTED
+        while code == EXHAUSTED and (taken := self.progress.take_piece(self.me)) is not None:
+            lo = taken[0] * piece
+            code = children.gather(last, lo, min(lo + piece, len(last)), job.budget.node_limit(), stop, most)
+        ending.nodes += children.nodes
+        if code != EXHAUSTED:
+            with self.progress.locked():  # the helper takes no more pieces of it
+                row[NEXT_PIECE] = row[PIECES]
+            return None
+        layer = children.union()  # meanwhile the helper, if any, ends its part
+        state, size, helped_ns = self.progress.helper(self.me)
+        while state == HELPING and not _halted(stop):
+            time.sleep(POLL_S)
+            state, size, helped_ns = self.progress.helper(self.me)
+        if state == HELPED:
+            path = _help_path(job.directory, self.me, len(ending.layers))
+            layer = merged(layer, mapped(path, size))
+            os.remove(path)
+        elif state != IDLE:  # it failed, or did not end its part in time
+            return None
+        if len(layer) > most:
+            return None
+        seconds = (time.monotonic_ns() - started) / 1e9
+        ending.add_layer(layer, seconds)
+        return seconds + helped_ns / 1e9
+
+    def help(self) -> bool:
+        """Grow pieces of the layer the other side grows, while there are any; False when there were
+        none."""
+        other, job = 1 - self.me, self.job
+        taken = self.progress.take_piece(other, helper=True)
+        if taken is None:
+            return False
+        started = time.monotonic_ns()
+        _, depth, parents = taken
+        row = self.progress.row(other)
+        _read_bank(self.theirs, job.directory, other)
+        last = mapped(layer_path(job.directory, other, depth - 1), parents)
+        children = Children(self.theirs)
+        stop = deadline_ns(job.budget, self.until)
+        most = int(job.memory_bytes / BYTES_PER_POSITION)
+        code = EXHAUSTED
+        piece = job.piece
+        while taken is not None:
+            lo = taken[0] * piece
+            code = children.gather(last, lo, min(lo + piece, parents), job.budget.node_limit(), stop, most)
+            self.helped += 1
+            if code != EXHAUSTED:
+                break
+            taken = self.progress.take_piece(other, depth=depth)
+        self.ending.nodes += children.nodes  # the meeting's count is the two sides' sum
+        part = children.union() if code == EXHAUSTED else NO_PART
+        part.tofile(_help_path(job.directory, other, depth))
+        with self.progress.locked():
+            row[HELP_SIZE] = len(part)
+            row[HELP_NS] += time.monotonic_ns() - started
+            row[HELPER] = HELPED if code == EXHAUSTED else FAILED
+        return True
+
+
+NO_PART = np.zeros(0, dtype=np.uint64)
+
+
 def grow_side(job: SideJob) -> SideReport:
-    """Grow one side of the meeting while :func:`plan` says so (a worker task: module level)."""
-    ending = job.endgame()
-    ending.sorted_from = SORTED_FROM
-    progress = Progress(job.directory)
-    me, row = job.side, progress.row(job.side)
+    """Grow one side of the meeting, and help the other, as :func:`plan` says (a worker task: module
+    level)."""
+    worker = SideWorker(job)
+    ending, progress, me = worker.ending, worker.progress, job.side
+    row = progress.row(me)
     total = job.board.peg_count - 1
-    until = _perf(job.until_ns)
     row[STATE] = GROWING
     ending.prune(_perf(job.lp_deadline_ns))
     _to_file(ending, job.directory, me)
-    progress.finished_layer(me, ending)
+    progress.finished_layer(me, ending, 0.0)
+    most = 0
     while ending.empty_at is None:
         with progress.locked():
             now = time.monotonic_ns()
-            if not plan(progress.values, me, total, now, job.deadline_ns, job.until_ns):
-                break
-            theirs = progress.row(1 - me)
-            room = (job.memory_bytes - 8 * (row[POSITIONS] + theirs[POSITIONS]) - theirs[RESERVED])
-            most = int(room / BYTES_PER_POSITION)
-            row[RESERVED] = int(min(most, len(ending.layers[-1]) * max(2.0, ending.growth()))
-                                * BYTES_PER_POSITION)
-            row[CLAIMED] += 1
-            row[BUSY_SINCE_NS] = now
-        if most <= 0 or not ending.grow(job.budget, most, until):
+            step = plan(progress.values, me, total, now, job.deadline_ns, job.until_ns)
+            if step == GROW:
+                theirs = progress.row(1 - me)
+                room = (job.memory_bytes - 8 * (row[POSITIONS] + theirs[POSITIONS]) - theirs[RESERVED])
+                most = int(room / BYTES_PER_POSITION)
+                row[RESERVED] = int(min(most, len(ending.layers[-1]) * max(2.0, ending.growth()))
+                                    * BYTES_PER_POSITION)
+                row[CLAIMED] += 1
+                row[BUSY_SINCE_NS] = now
+        if step == STOP or (step == HELP and _halted(job.until_ns)):
+            break
+        if step == HELP:
+            if not worker.help():
+                time.sleep(POLL_S)
+            continue
+        work = worker.grow(most) if most > 0 else None
+        if work is None:
             break
         ending.prune(_perf(job.lp_deadline_ns))
         if len(ending.layers[-1]) == 0:
             ending.empty_at = ending.pegs
         _to_file(ending, job.directory, me)
         with progress.locked():
-            progress.finished_layer(me, ending)
+            progress.finished_layer(me, ending, work)
     with progress.locked():
         row[STATE] = EMPTY if ending.empty_at is not None else STOPPED
         row[CLAIMED] = row[DEPTH]
         row[RESERVED] = 0
     return SideReport([len(layer) for layer in ending.layers], ending.weights, ending.floors, ending.golden,
                       ending.lp_pagodas, ending.lp_seconds, ending.empty_at, ending.nodes, ending.seconds,
-                      peak_rss_mb())
+                      peak_rss_mb(), worker.helped)
 
 
 def _adopt(ending: Endgame, report: SideReport, directory: str, side: int) -> None:
@@ -313,6 +481,9 @@ class MeetingApart(Meeting):
         #: the larger of the worker processes' peak memory, MB (each since it started: workers are reused);
         #: the layers they map are in it, the memory figures of this process's result are not
         self.worker_peak_mb = 0.0
+        self.piece = PIECE  # parents in a piece of a layer both workers grow
+        self.sorted_from = SORTED_FROM  # the workers' Endgame.sorted_from
+        self.pieces_helped = 0  # pieces of a side's layers grown by the other side's worker
 
     def run(self, budget: Budget, memory_bytes: int, deadline: float, until: float | None = None) -> str:
         try:
@@ -346,7 +517,8 @@ class MeetingApart(Meeting):
 
         last = until if until is not None else deadline
         jobs = [SideJob(self.board, self.finish, side, directory, budget, memory_bytes, ns(deadline),
-                        ns(max(last, deadline)), ns(now + LP_SHARE * max(0.0, deadline - now)), self.pagodas)
+                        ns(max(last, deadline)), ns(now + LP_SHARE * max(0.0, deadline - now)), self.pagodas,
+                        self.piece, self.sorted_from)
                 for side in (BACKWARD, FORWARD)]
         try:
             reports = parallel_map(grow_side, jobs, workers=2, label="meeting")
@@ -357,6 +529,7 @@ class MeetingApart(Meeting):
             if report is not None:
                 _adopt(ending, report, directory, side)
                 self.worker_peak_mb = max(self.worker_peak_mb, report.peak_mb)
+                self.pieces_helped += report.helped
 
     def _look_up(self, look: LookUp, layer: np.ndarray, other: np.ndarray, budget: Budget,
                  stop: int) -> tuple[int, int, int, int]:
