@@ -1,5 +1,6 @@
 """The two-sided search on two cores: the sides grown side by side, the look-up split in two."""
 
+import os
 import time
 from dataclasses import replace
 
@@ -22,14 +23,19 @@ from gridsolver.pegs.meeting_workers import (
     GROWING,
     HELP,
     LAST,
+    POSITIONS,
+    RESERVED,
     SECONDS_NS,
     STATE,
     STOP,
     STOPPED,
     WAITING,
     Outlook,
+    SideJob,
     SideWorker,
+    claim,
     eta,
+    path_of,
     plan,
 )
 from tests.pegs.test_rules import named
@@ -94,6 +100,12 @@ def test_two_worker_processes_give_the_one_core_layers_and_answer(piece):
             mine, theirs = getattr(alone, side).layers, getattr(apart, side).layers
             common = min(len(mine), len(theirs))
             assert [a.tolist() for a in mine[:common]] == [b.tolist() for b in theirs[:common]]
+        # each side's last layer in memory, the others on disk
+        folders = [[os.path.dirname(path_of(layer) or "") for layer in side.layers[::-1] if len(layer)]
+                   for side in (apart.forward, apart.backward)]
+        older = {folder for last, *before in folders for folder in before}
+        assert len(older) == 1 and len({last for last, *_ in folders}) == 1
+        assert "meeting" in folders[0][0] and folders[0][0] not in older
         assert apart.worker_peak_mb > 0  # the workers say how big they grew
         assert "meeting_worker_peak_mb" in search._meeting_info(apart)
         assert "meeting_worker_peak_mb" not in search._meeting_info(alone)
@@ -188,6 +200,28 @@ def test_the_cheaper_next_layer_is_grown_first_and_the_other_side_helps():
     assert plan(waiting, BACKWARD, total=20, now_ns=0, deadline_ns=far, until_ns=far) == GROW
 
 
+def test_a_layer_is_claimed_with_the_room_left_or_waits_for_the_room_the_other_side_holds():
+    problem = vacated(named("4x5"), (0, 0))
+    ending = endgame.Endgame(problem, (0, 1))
+    ending.layers = [np.zeros(n, dtype=np.uint64) for n in (1, 50, 100)]  # growing 2x: 200 next
+    per = endgame.BYTES_PER_POSITION  # a hash set: small layers
+    job = SideJob(problem, (0, 1), BACKWARD, "", "", search.Budget(),
+                  memory_bytes=8 * 1000 + int(150 * per) + 1, deadline_ns=0, until_ns=0, lp_deadline_ns=0,
+                  sorted_from=1 << 16)
+    free = rows({STATE: GROWING, DEPTH: 2, CLAIMED: 2, POSITIONS: 100},
+                {STATE: GROWING, DEPTH: 3, CLAIMED: 3, POSITIONS: 900})
+    # 1000 positions held, 8 bytes each: room for 150 more, fewer than the 200 expected
+    progress = free.copy()
+    assert claim(progress, BACKWARD, ending, job, now_ns=5) == (GROW, 150)  # the other side is free: try
+    assert progress[CLAIMED] == 3 and progress[RESERVED] == int(150 * per)
+    growing = free.copy()
+    growing[FIELDS + CLAIMED] = 4  # the other side grows a layer
+    assert claim(growing, BACKWARD, ending, job, now_ns=5) == (HELP, 0)
+    assert growing[CLAIMED] == 2 and growing[RESERVED] == 0  # nothing claimed
+    roomy = replace(job, memory_bytes=8 * 1000 + int(300 * per) + 1)
+    assert claim(growing, BACKWARD, ending, roomy, now_ns=5) == (GROW, 300)
+
+
 def test_the_predicted_work_is_shared_by_the_workers():
     cheap = Outlook(size=10, rate=1.0, growth=2.0, shrink=1.0)
     dear = Outlook(size=1000, rate=1.0, growth=2.0, shrink=1.0)
@@ -237,3 +271,13 @@ def test_a_directory_left_by_a_killed_process_is_removed_and_a_running_ones_kept
     made = meeting_workers.shared_directory()
     assert os.path.dirname(made) == str(tmp_path) and f"{os.getpid()}-" in os.path.basename(made)
     assert not stale.exists() and running.exists()
+
+
+def test_the_memory_held_is_the_last_layers_once_the_others_are_on_disk():
+    meeting = meeting_workers.MeetingApart(vacated(named("4x5"), (0, 0)), (0, 1), pagodas=False)
+    meeting.mirror = None
+    for side, sizes in ((meeting.forward, (1, 3, 7)), (meeting.backward, (1, 4))):
+        side.layers = [np.zeros(n, dtype=np.uint64) for n in sizes]
+    assert meeting.held() == meeting.positions() == 16  # one process: every layer in memory
+    meeting.stored = "/somewhere/on/disk"
+    assert meeting.held() == 7 + 4

@@ -68,6 +68,9 @@ FIRST_SLOTS = 1 << 12
 #: allows it, and :class:`Meeting`'s last look-up): 8M keys, 64 MB.
 CHUNK = 1 << 23
 BYTES_PER_POSITION = 8 / MAX_LOAD * 2 + 8  # the set at its worst just after doubling, and the layer
+#: A layer grown by sorting (:class:`Children`), at its worst: its runs, a merge's output and the copy
+#: of the layer
+SORTED_BYTES_PER_POSITION = 24
 
 
 NO_IMAGE = np.zeros((0, 8, 256), dtype=np.uint64)  # the kernels' ``pre`` when positions are taken as they are
@@ -653,7 +656,7 @@ class Meeting:
         all_holes = np.uint64(self.backward.all_holes)
         images = self.backward.others
         stop = deadline_ns(budget, deadline)
-        if 8 * (CHUNK + self.positions()) > memory_bytes:
+        if 8 * (CHUNK + self.held()) > memory_bytes:
             return "stopped"
         look = LookUp(pre, jumps, all_holes, images, pagodas)
         code, nodes, lo, hi = self._look_up(look, layer, other, budget, stop)
@@ -716,6 +719,10 @@ class Meeting:
 
     def positions(self) -> int:
         return self.forward.positions() + self.backward.positions()
+
+    def held(self) -> int:
+        """Positions of the layers held in memory (here all of them)."""
+        return self.positions()
 
     def nodes(self) -> int:
         return self.forward.nodes + self.backward.nodes

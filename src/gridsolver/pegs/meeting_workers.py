@@ -43,6 +43,7 @@ from gridsolver.pegs.endgame import (
     BYTES_PER_POSITION,
     ETA_MARGIN,
     LP_SHARE,
+    SORTED_BYTES_PER_POSITION,
     SORTED_FROM,
     Children,
     Endgame,
@@ -79,13 +80,16 @@ GROW, HELP, STOP = "grow", "help", "stop"
 PREFIX = "gridsolver-meeting-"
 
 
-def shared_directory() -> str:
-    """A new temporary directory for a meeting's files: in ``/dev/shm`` when it is there (memory).
+def shared_directory(on_disk: bool = False) -> str:
+    """A new temporary directory for a meeting's files: in ``/dev/shm`` when it is there (memory), or
+    with ``on_disk`` in the system's temporary directory (on disk as a rule: the layers kept only to
+    rebuild a game go there).
 
-    Its name holds this process's id. A meeting removes its directory when it ends; one left by a
-    process that was killed first is removed here, when that process is gone (its files are memory).
+    Its name holds this process's id. A meeting removes its directories when it ends; one left by a
+    process that was killed first is removed here, when that process is gone.
     """
-    where = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    memory = os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK)
+    where = "/dev/shm" if memory and not on_disk else None
     parent = where or tempfile.gettempdir()
     for name in os.listdir(parent):
         owner = name[len(PREFIX):].split("-")[0]
@@ -132,7 +136,7 @@ class Progress:
         sizes = [len(layer) for layer in ending.layers[-3:]]
         row[LAST], row[BEFORE], row[EARLIER] = ([0] * (3 - len(sizes)) + sizes)[::-1]
         row[DEPTH] = row[CLAIMED] = len(ending.layers) - 1
-        row[POSITIONS] = ending.positions()
+        row[POSITIONS] = len(ending.layers[-1])  # in memory: the layers before it are on disk
         row[SECONDS_NS] = int(work_seconds * 1e9)
         row[RESERVED] = 0
 
@@ -239,6 +243,7 @@ class SideJob:
     finish: Cell
     side: int
     directory: str
+    stored: str  # the directory of the layers but the last (on disk)
     budget: Budget
     memory_bytes: int
     deadline_ns: int
@@ -284,12 +289,18 @@ def path_of(layer: np.ndarray) -> str | None:
     return getattr(layer.base, "filename", None)
 
 
-def _to_file(ending: Endgame, directory: str, side: int) -> None:
-    """The last layer written to its file and mapped from it instead (its memory given back)."""
+def _to_file(ending: Endgame, job: SideJob) -> None:
+    """The last layer written to its file and mapped from it instead (its memory given back); the one
+    before it, needed now only to rebuild a game, moved to the directory on disk."""
     k = len(ending.layers) - 1
-    path = layer_path(directory, side, k)
+    path = layer_path(job.directory, job.side, k)
     ending.layers[-1].tofile(path)
     ending.layers[-1] = mapped(path, len(ending.layers[-1]))
+    if k > 0:
+        source, target = layer_path(job.directory, job.side, k - 1), layer_path(job.stored, job.side, k - 1)
+        shutil.copyfile(source, target)
+        ending.layers[k - 1] = mapped(target, len(ending.layers[k - 1]))
+        os.remove(source)
 
 
 def _perf(ns: int) -> float:
@@ -415,6 +426,24 @@ class SideWorker:
 NO_PART = np.zeros(0, dtype=np.uint64)
 
 
+def claim(progress: np.ndarray, me: int, ending: Endgame, job: SideJob, now_ns: int) -> tuple[str, int]:
+    """The side ``me`` claims its next layer, which :func:`plan` said it grows, with room for it: (GROW,
+    the most positions it may hold) or, when the other side's growing layer holds the room it needs,
+    (HELP, 0); ``progress`` the two rows, under the lock."""
+    rows = [progress[k * FIELDS:(k + 1) * FIELDS] for k in (BACKWARD, FORWARD)]
+    mine, theirs = rows[me], rows[1 - me]
+    room = job.memory_bytes - 8 * (mine[POSITIONS] + theirs[POSITIONS]) - theirs[RESERVED]
+    last = len(ending.layers[-1])
+    per = SORTED_BYTES_PER_POSITION if last >= job.sorted_from else BYTES_PER_POSITION
+    most = int(room / per)
+    if most < last * ending.growth() and busy(theirs):
+        return HELP, 0  # the room their layer holds comes back when it is done
+    mine[RESERVED] = int(min(most, last * max(2.0, ending.growth())) * per)
+    mine[CLAIMED] += 1
+    mine[BUSY_SINCE_NS] = now_ns
+    return GROW, most
+
+
 def grow_side(job: SideJob) -> SideReport:
     """Grow one side of the meeting, and help the other, as :func:`plan` says (a worker task: module
     level)."""
@@ -424,7 +453,7 @@ def grow_side(job: SideJob) -> SideReport:
     total = job.board.peg_count - 1
     row[STATE] = GROWING
     ending.prune(_perf(job.lp_deadline_ns))
-    _to_file(ending, job.directory, me)
+    _to_file(ending, job)
     progress.finished_layer(me, ending, 0.0)
     most = 0
     while ending.empty_at is None:
@@ -432,13 +461,7 @@ def grow_side(job: SideJob) -> SideReport:
             now = time.monotonic_ns()
             step = plan(progress.values, me, total, now, job.deadline_ns, job.until_ns)
             if step == GROW:
-                theirs = progress.row(1 - me)
-                room = (job.memory_bytes - 8 * (row[POSITIONS] + theirs[POSITIONS]) - theirs[RESERVED])
-                most = int(room / BYTES_PER_POSITION)
-                row[RESERVED] = int(min(most, len(ending.layers[-1]) * max(2.0, ending.growth()))
-                                    * BYTES_PER_POSITION)
-                row[CLAIMED] += 1
-                row[BUSY_SINCE_NS] = now
+                step, most = claim(progress.values, me, ending, job, now)
         if step == STOP or (step == HELP and _halted(job.until_ns)):
             break
         if step == HELP:
@@ -451,7 +474,7 @@ def grow_side(job: SideJob) -> SideReport:
         ending.prune(_perf(job.lp_deadline_ns))
         if len(ending.layers[-1]) == 0:
             ending.empty_at = ending.pegs
-        _to_file(ending, job.directory, me)
+        _to_file(ending, job)
         with progress.locked():
             progress.finished_layer(me, ending, work)
     with progress.locked():
@@ -463,8 +486,10 @@ def grow_side(job: SideJob) -> SideReport:
                       peak_rss_mb(), worker.helped)
 
 
-def _adopt(ending: Endgame, report: SideReport, directory: str, side: int) -> None:
-    ending.layers = [mapped(layer_path(directory, side, k), size) for k, size in enumerate(report.sizes)]
+def _adopt(ending: Endgame, report: SideReport, job: SideJob) -> None:
+    last = len(report.sizes) - 1
+    ending.layers = [mapped(layer_path(job.directory if k == last else job.stored, job.side, k), size)
+                     for k, size in enumerate(report.sizes)]
     ending.weights, ending.floors, ending.golden = report.weights, report.floors, report.golden
     ending.lp_pagodas, ending.lp_seconds = report.lp_pagodas, report.lp_seconds
     ending.empty_at = report.empty_at
@@ -478,6 +503,7 @@ class MeetingApart(Meeting):
     def __init__(self, board: Board, finish: Cell, pagodas: bool = True) -> None:
         super().__init__(board, finish, pagodas)
         self.shared: str | None = None  # the directory of the files the worker processes share
+        self.stored: str | None = None  # and of the layers they keep on disk
         #: the larger of the worker processes' peak memory, MB (each since it started: workers are reused);
         #: the layers they map are in it, the memory figures of this process's result are not
         self.worker_peak_mb = 0.0
@@ -489,9 +515,10 @@ class MeetingApart(Meeting):
         try:
             return super().run(budget, memory_bytes, deadline, until)
         finally:  # the layers stay mapped, and readable, where they are in use
-            if self.shared is not None:
-                shutil.rmtree(self.shared, ignore_errors=True)
-                self.shared = None
+            for directory in (self.shared, self.stored):
+                if directory is not None:
+                    shutil.rmtree(directory, ignore_errors=True)
+            self.shared = self.stored = None
 
     def _grow(self, budget: Budget, memory_bytes: int, deadline: float, until: float | None) -> str | None:
         total = self.board.peg_count - 1
@@ -509,6 +536,7 @@ class MeetingApart(Meeting):
         from gridsolver.core.parallel import parallel_map
 
         directory = self.shared = shared_directory()
+        self.stored = shared_directory(on_disk=True)
         Progress(directory, create=True)
         now, now_ns = time.perf_counter(), time.monotonic_ns()
 
@@ -516,9 +544,9 @@ class MeetingApart(Meeting):
             return now_ns + int((t - now) * 1e9)
 
         last = until if until is not None else deadline
-        jobs = [SideJob(self.board, self.finish, side, directory, budget, memory_bytes, ns(deadline),
-                        ns(max(last, deadline)), ns(now + LP_SHARE * max(0.0, deadline - now)), self.pagodas,
-                        self.piece, self.sorted_from)
+        jobs = [SideJob(self.board, self.finish, side, directory, self.stored, budget, memory_bytes,
+                        ns(deadline), ns(max(last, deadline)), ns(now + LP_SHARE * max(0.0, deadline - now)),
+                        self.pagodas, self.piece, self.sorted_from)
                 for side in (BACKWARD, FORWARD)]
         try:
             reports = parallel_map(grow_side, jobs, workers=2, label="meeting")
@@ -527,9 +555,16 @@ class MeetingApart(Meeting):
         for side, ending in ((BACKWARD, self.backward), (FORWARD, self.forward)):
             report = reports[side]
             if report is not None:
-                _adopt(ending, report, directory, side)
+                _adopt(ending, report, jobs[side])
                 self.worker_peak_mb = max(self.worker_peak_mb, report.peak_mb)
                 self.pieces_helped += report.helped
+
+    def held(self) -> int:
+        """Positions of the layers held in memory: the sides' last layers, when grown by the workers
+        (the others are on disk)."""
+        if self.stored is None:
+            return super().held()
+        return sum(len(side.layers[-1]) for side in self._sides())
 
     def _look_up(self, look: LookUp, layer: np.ndarray, other: np.ndarray, budget: Budget,
                  stop: int) -> tuple[int, int, int, int]:

@@ -803,22 +803,27 @@ MEET_TIME_SHARE = 0.25  # of the time left: the two-sided breadth-first search's
 #: ... and the most it takes when its layers predict it decides the problem by then (Meeting.eta)
 MEET_TIME_MOST = 0.9
 MEET_MEMORY_SHARE = 0.35  # of the memory budget (the depth-first runs' table gets half of it)
+#: ... on the worker processes, which keep in memory only the sides' last layers (the others go to
+#: disk): what is left of it once the search ends is those two layers, and the table still fits
+MEET_MEMORY_SHARE_APART = 0.5
 
 
 def _meet(board: Board, finish: Cell, budget: Budget, workers: int = 1) -> tuple[Endgame, str]:
     """:class:`gridsolver.pegs.endgame.Meeting` within its shares of the budget, on two worker processes
     when ``workers`` allows (:class:`gridsolver.pegs.meeting_workers.MeetingApart`): (it, its outcome)."""
+    share_of_memory = MEET_MEMORY_SHARE
     if workers > 1:
         from gridsolver.pegs.meeting_workers import MeetingApart
 
         meeting: endgame.Meeting = MeetingApart(board, finish)
+        share_of_memory = MEET_MEMORY_SHARE_APART
     else:
         meeting = endgame.Meeting(board, finish)
     remaining = budget.remaining_s()
     now = time.perf_counter()
     share = 60.0 if remaining is None else MEET_TIME_SHARE * remaining
     most = 4 * share if remaining is None else MEET_TIME_MOST * remaining
-    memory = int(MEET_MEMORY_SHARE * (budget.memory_bytes() or (4 << 30)))
+    memory = int(share_of_memory * (budget.memory_bytes() or (4 << 30)))
     outcome = meeting.run(budget, memory, now + share, now + most)
     return meeting, outcome
 
