@@ -800,8 +800,9 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int, workers
 
 
 MEET_TIME_SHARE = 0.25  # of the time left: the two-sided breadth-first search's own share (0.4 slower)
-#: ... and the most it takes when its layers predict it decides the problem by then (Meeting.eta)
-MEET_TIME_MOST = 0.9
+#: ... and the most it takes when its layers predict it decides the problem by then (Meeting.eta): the
+#: rest is the depth-first runs' when that prediction fails
+MEET_TIME_MOST = 0.95
 MEET_MEMORY_SHARE = 0.35  # of the memory budget (the depth-first runs' table gets half of it)
 #: ... on the worker processes, which keep in memory only the sides' last layers (the others go to
 #: disk): what is left of it once the search ends is those two layers, and the table still fits
