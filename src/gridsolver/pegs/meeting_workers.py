@@ -18,7 +18,11 @@ cores work until the sides meet, whichever side the layers are on. Past the meet
 deadline a layer is claimed only when the whole meeting is predicted to end before its last one
 (:func:`eta`, as :meth:`Meeting.eta` on one core). The answer does not depend on which side grew
 which layer: any two layers that far apart decide the problem (see
-:class:`~gridsolver.pegs.endgame.Meeting`).
+:class:`~gridsolver.pegs.endgame.Meeting`). A self-dual problem grows its one side, the other worker
+taking pieces of its layers.
+
+Each side keeps only its last layer in memory: the ones before it, read again only to rebuild a found
+game, go to a directory on disk (the system's temporary directory).
 
 This module imports numpy only; the kernels are imported where they run.
 """
@@ -203,10 +207,10 @@ def outlook(row: np.ndarray, now_ns: int) -> Outlook:
     return seen
 
 
-def eta(sides: list[Outlook], missing: int) -> float:
-    """Predicted seconds until the meeting decides, on one worker per side in ``sides`` sharing the work:
-    what is left of the layers being grown, ``missing`` more layers, each on the side whose next is
-    cheaper (as one core would grow them), then the look-up of the smaller last layer's children."""
+def eta(sides: list[Outlook], missing: int, workers: int | None = None) -> float:
+    """Predicted seconds until the meeting decides, on ``workers`` (one per side in ``sides``) sharing the
+    work: what is left of the layers being grown, ``missing`` more layers, each on the side whose next
+    is cheaper (as one core would grow them), then the look-up of the smaller last layer's children."""
     sides = list(sides)
     work = sum(side.left for side in sides)
     for _ in range(max(0, missing)):
@@ -214,15 +218,24 @@ def eta(sides: list[Outlook], missing: int) -> float:
         work += sides[i].cost()
         sides[i] = sides[i].grown()
     work += min(sides, key=lambda side: side.size).cost()
-    return work / len(sides)
+    return work / (workers or len(sides))
 
 
-def plan(progress: np.ndarray, me: int, total: int, now_ns: int, deadline_ns: int, until_ns: int) -> str:
+def plan(progress: np.ndarray, me: int, total: int, now_ns: int, deadline_ns: int, until_ns: int,
+         self_dual: bool = False) -> str:
     """What the side ``me``, free, does next: GROW (claims its next layer), HELP (takes pieces of the
     other side's layer, or waits for it to claim one) or STOP; ``progress`` the two rows, read under the
-    lock. See the module's docstring."""
+    lock. See the module's docstring. A ``self_dual`` problem grows one side, whose layer ``k`` stands
+    for the other's too (two jumps a layer), the other worker helping."""
     rows = [progress[k * FIELDS:(k + 1) * FIELDS] for k in (BACKWARD, FORWARD)]
     mine, theirs = rows[me], rows[1 - me]
+    if self_dual:
+        layers = -(-(total - 1 - 2 * int(mine[CLAIMED])) // 2)
+        late = now_ns > deadline_ns
+        if layers <= 0 or late and now_ns + ETA_MARGIN_APART * eta([outlook(mine, now_ns)], layers, 2) * 1e9 \
+                > until_ns:
+            return STOP
+        return GROW
     if theirs[STATE] == EMPTY:
         return STOP
     helping = HELP if busy(theirs) else STOP
@@ -256,6 +269,7 @@ class SideJob:
     pagodas: bool = True
     piece: int = PIECE
     sorted_from: int = SORTED_FROM
+    self_dual: bool = False  # then the backward side is grown, and the forward side's worker only helps
 
 
 @dataclass
@@ -452,6 +466,8 @@ def grow_side(job: SideJob) -> SideReport:
     """Grow one side of the meeting, and help the other, as :func:`plan` says (a worker task: module
     level)."""
     worker = SideWorker(job)
+    if job.self_dual and job.side == FORWARD:
+        return _help_only(worker)
     ending, progress, me = worker.ending, worker.progress, job.side
     row = progress.row(me)
     total = job.board.peg_count - 1
@@ -463,7 +479,7 @@ def grow_side(job: SideJob) -> SideReport:
     while ending.empty_at is None:
         with progress.locked():
             now = time.monotonic_ns()
-            step = plan(progress.values, me, total, now, job.deadline_ns, job.until_ns)
+            step = plan(progress.values, me, total, now, job.deadline_ns, job.until_ns, job.self_dual)
             if step == GROW:
                 step, most = claim(progress.values, me, ending, job, now)
         if step == STOP or (step == HELP and _halted(job.until_ns)):
@@ -488,6 +504,19 @@ def grow_side(job: SideJob) -> SideReport:
     return SideReport([len(layer) for layer in ending.layers], ending.weights, ending.floors, ending.golden,
                       ending.lp_pagodas, ending.lp_seconds, ending.empty_at, ending.nodes, ending.seconds,
                       peak_rss_mb(), worker.helped)
+
+
+def _help_only(worker: SideWorker) -> SideReport:
+    """The forward side's worker of a self-dual problem: it helps the backward side while that grows
+    (its report has no layers)."""
+    job, progress = worker.job, worker.progress
+    with progress.locked():
+        progress.row(FORWARD)[STATE] = STOPPED
+    while progress.row(BACKWARD)[STATE] in (WAITING, GROWING) and not _halted(job.until_ns):
+        if not worker.help():
+            time.sleep(POLL_S)
+    return SideReport([], worker.ending.weights, worker.ending.floors, 0, 0, 0.0, None, worker.ending.nodes,
+                      [], peak_rss_mb(), worker.helped)
 
 
 def _adopt(ending: Endgame, report: SideReport, job: SideJob) -> None:
@@ -526,7 +555,7 @@ class MeetingApart(Meeting):
 
     def _grow(self, budget: Budget, memory_bytes: int, deadline: float, until: float | None) -> str | None:
         total = self.board.peg_count - 1
-        if self.mirror is not None or total <= 1:
+        if total <= 1:
             return super()._grow(budget, memory_bytes, deadline, until)
         self._grow_sides(budget, memory_bytes, deadline, until)
         if any(side.empty_at is not None for side in self._sides()):
@@ -550,7 +579,7 @@ class MeetingApart(Meeting):
         last = until if until is not None else deadline
         jobs = [SideJob(self.board, self.finish, side, directory, self.stored, budget, memory_bytes,
                         ns(deadline), ns(max(last, deadline)), ns(now + LP_SHARE * max(0.0, deadline - now)),
-                        self.pagodas, self.piece, self.sorted_from)
+                        self.pagodas, self.piece, self.sorted_from, self.mirror is not None)
                 for side in (BACKWARD, FORWARD)]
         try:
             reports = parallel_map(grow_side, jobs, workers=2, label="meeting")
@@ -559,7 +588,8 @@ class MeetingApart(Meeting):
         for side, ending in ((BACKWARD, self.backward), (FORWARD, self.forward)):
             report = reports[side]
             if report is not None:
-                _adopt(ending, report, jobs[side])
+                if report.sizes:  # not the helper of a self-dual problem
+                    _adopt(ending, report, jobs[side])
                 self.worker_peak_mb = max(self.worker_peak_mb, report.peak_mb)
                 self.pieces_helped += report.helped
 
