@@ -6,8 +6,10 @@ position classes allow. The board's 8 symmetries split the 41 starts into 9 orbi
 orbit, then one finish per orbit of the symmetries fixing it: 237 problems, 220 impossible by
 position classes at once. The other 17 go through the finish search (``table_job``, the same as
 ``gridsolver pegs table diamond``): pagoda functions found by linear programming (near the start, and
-in the small layers of the endgame found backwards from the finish), then depth-first runs down to
-the endgame. ``--quick`` gives each problem 20 s instead of 60.
+in the small layers of the endgame found backwards from the finish), the two-sided breadth-first
+search, then depth-first runs down to the endgame. As ``pegs table`` does, a problem whose dual (a game
+read backwards on the complemented board) was decided before it takes its answer from it, a game turned
+round and replayed. ``--quick`` gives each problem 20 s instead of 60.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ import time
 
 from gridsolver import pegs
 from gridsolver.core.budget import peak_rss_mb
+from gridsolver.core.result import Result
 from gridsolver.pegs import geometry
-from gridsolver.pegs.table import single_vacancy_problems, table_job
+from gridsolver.pegs.table import dual_problems, from_dual, single_vacancy_problems, table_job
 from runner import Table
 
 SECONDS = 60.0  # per problem
@@ -42,6 +45,8 @@ def proof_kind(proof: str) -> str:
         return "both ends never meet"
     if proof.startswith("breadth-first search by jumps from the finish"):
         return "both ends never meet (self-dual: one side built)"
+    if proof.startswith("impossible as the dual of"):
+        return "its dual's: " + proof_kind(proof.split(": ", 1)[1])
     if proof.startswith("exhaustive"):
         return "exhaustive search"
     return proof[:40]
@@ -59,19 +64,28 @@ def run(quick: bool) -> list[Table]:
                     "one peg anywhere", "decided after (s)", "load (1 / 5 min)"])
     pairs = Table("Diamond: every (start, finish) pair the position classes allow",
                   ["start vacancy", "finish", "status", "proof", "time (s)", "nodes",
-                   "endgame (pegs, positions)", "peak memory (MB)", "load (1 / 5 min)"])
+                   "endgame (pegs, positions)", "peak memory (MB)", "workers' peak memory (MB)",
+                   "load (1 / 5 min)"])
     started = time.perf_counter()
     counts = {"solved": 0, "impossible": 0, "undecided": 0}
+    duals = dual_problems(board, problems)
+    results: dict[int, Result] = {}
     for start in dict.fromkeys(s for s, _ in problems):
         full = board.with_pegs(board.holes & ~(1 << board.index(start)))
         allowed = [f for f in board.hole_cells() if classes.same_class(full.pegs, 1 << board.index(f))]
         outcomes, decided_after, spent = [], None, 0.0
-        for _, finish in (p for p in problems if p[0] == start):
+        for i, (_, finish) in ((i, p) for i, p in enumerate(problems) if p[0] == start):
             if finish not in allowed:
                 counts["impossible"] += 1
                 continue
             label = f"diamond {start}->{finish}"
-            result = table_job((board, start, finish, seconds, MEMORY_MB, None, 0, label))
+            result = None
+            if i in duals:
+                j, p = duals[i]
+                result = from_dual(board, problems[i], problems[j], p, results[j], label)
+            if result is None:
+                result = table_job((board, start, finish, seconds, MEMORY_MB, None, 0, label))
+            results[i] = result
             good = result.status == "optimal" and result.verified
             outcome = "solved" if good else "impossible" if result.status == "impossible" else "undecided"
             counts[outcome] += 1
@@ -84,7 +98,8 @@ def run(quick: bool) -> list[Table]:
             pairs.add(start, finish, result.status + (", verified" if result.verified else ""),
                       proof_kind(result.proof) if result.status == "impossible" else "-",
                       round(result.stats.elapsed_s, 2), result.stats.nodes, ending,
-                      round(result.stats.peak_memory_mb), load())
+                      round(result.stats.peak_memory_mb), result.details.get("meeting_worker_peak_mb", "-"),
+                      load())
         orbit = len({p[board.index(start)] for p in perms})
         if not allowed:
             anywhere = "impossible (position classes: no single peg is in the start's class)"
@@ -103,8 +118,10 @@ def run(quick: bool) -> list[Table]:
                         f"{counts['undecided']} undecided, in "
                         f"{elapsed:.1f} s in all; peak memory of the process {peak_rss_mb():.0f} MB. Each "
                         f"search: --time {seconds:g} --memory {MEMORY_MB:g} --seed 0, one at a time, its "
-                        "two-sided search's sides grown in two worker processes (their memory is not in "
-                        "the memory figures, which are this process's). 'Decided after': the searches of "
+                        "two-sided search grown in two worker processes (their memory is not in this "
+                        "process's figures; the pairs' table gives the larger worker's peak, since it "
+                        "started: workers are reused). A problem whose dual was decided before it takes its "
+                        "answer from it, as `pegs table` does. 'Decided after': the searches of "
                         "that start's finishes, in table order, "
                         "until the first solved one (or all, when every one is impossible).")
     pairs.notes.append("Proofs: position classes are not listed (220 pairs); 'pagodas near the start': every "
