@@ -164,3 +164,35 @@ def test_merging_sorted_layers_keeps_each_value_once(old, new):
     out = np.zeros(len(first) + len(second), dtype=np.uint64)
     n = layers.merge_unique(first, second, out)
     assert out[:n].tolist() == sorted(set(old) | set(new))
+
+
+@pytest.mark.parametrize("finish, want", [((0, 1), "optimal"), ((0, 2), "impossible")])
+def test_after_a_stopped_meeting_the_dual_problem_is_searched_too(finish, want, monkeypatch):
+    """The depth-first runs on the problem itself give up (here at once); those on its dual, down to the
+    meeting's forward side, decide it: a game of the dual read backwards replays to one peg at the
+    finish, or an exhaustive search of the dual proves the problem impossible."""
+    from gridsolver.core.kernels.stops import OUT_OF_TIME
+
+    problem = named("4x5").with_pegs(named("4x5").holes & ~1)  # (0, 0) empty
+    meeting = endgame.Meeting(problem, finish, pagodas=False)
+    assert meeting.mirror is None
+    real = search._restarted_dfs
+    searched = []
+
+    def dual_only(played, *args, **kwargs):
+        searched.append(played)
+        if played is problem:
+            return OUT_OF_TIME, [], 0, 0, 0, {}
+        return real(played, *args, **kwargs)
+
+    monkeypatch.setattr(search, "_restarted_dfs", dual_only)
+    perms = search.fixing(search.symmetries(problem), problem, finish)
+    status, line, proof, _, _, extra = search._finish_both_ways(
+        meeting, search.Layout.of(problem, 0), perms, search.Budget(time_s=30), 0, {})
+    assert searched == [problem, meeting.dual]
+    assert status == want and "dual_restarts" in extra
+    if want == "optimal":
+        end = rules.replay(problem, line)
+        assert end.peg_count == 1 and end.has_peg(finish)
+    else:
+        assert "dual problem" in proof

@@ -768,6 +768,8 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int, workers
             return "optimal", meeting.line(), "one peg left in the finish hole", meeting.nodes(), None, extra
         if outcome == "impossible":
             return "impossible", None, _meeting_proof(meeting, finish), meeting.nodes(), None, extra
+        if meeting.mirror is None:  # the depth-first runs share the time with the dual problem's
+            return _finish_both_ways(meeting, layout, perms, budget, seed, extra)
         ending = meeting.backward
         bank = _dense_bank_rows(board, layout, meeting.forward, perms)
     elif _big(board):
@@ -827,6 +829,51 @@ def _meet(board: Board, finish: Cell, budget: Budget, workers: int = 1) -> tuple
     memory = int(share_of_memory * (budget.memory_bytes() or (4 << 30)))
     outcome = meeting.run(budget, memory, now + share, now + most)
     return meeting, outcome
+
+
+#: After a two-sided search that did not decide a problem, the share of the time left that the
+#: depth-first runs on the problem itself get; its dual gets the rest
+OWN_SHARE = 0.5
+
+
+def _finish_both_ways(meeting: endgame.Meeting, layout: Layout, perms: list, budget: Budget, seed: int,
+                      extra: dict):
+    """Depth-first runs after a two-sided search that stopped: on the problem, down to the meeting's
+    backward side, for OWN_SHARE of the time left, then on its dual (start: one empty hole at the
+    finish, finish: the start's empty hole), down to the forward side, which is that problem's
+    endgame. A game of the dual read backwards is a game of the problem (see
+    :class:`~gridsolver.pegs.endgame.Meeting`), and an exhaustive search of either proves both
+    impossible. The two sides' pagodas cut the runs of both."""
+    board, finish = meeting.board, meeting.finish
+    dual, hole = meeting.dual, meeting.start_hole
+    dual_layout = Layout.of(dual, seed)
+    dual_perms = fixing(symmetries(dual), dual, hole)
+    phases = (
+        ("", board, layout, perms, finish, meeting.backward, meeting.forward, budget.split(OWN_SHARE)),
+        ("dual_", dual, dual_layout, dual_perms, hole, meeting.forward, meeting.backward, budget),
+    )
+    nodes = meeting.nodes()
+    for prefix, played, played_layout, played_perms, target, ending, other, phase_budget in phases:
+        bank = _dense_bank_rows(played, played_layout, other, played_perms)
+        code, jumps, found_nodes, runs, entries, info = _restarted_dfs(
+            played, played_layout, played_perms, phase_budget, seed, target=target, first_limit=200_000,
+            ending=ending, bank=bank)
+        nodes += found_nodes - ending.nodes  # the meeting's count has the side's jumps already
+        info = {"symmetries": len(played_perms), "restarts": runs, "table_entries": entries, **info}
+        extra.update({prefix + key: value for key, value in info.items()})
+        if code == FOUND:
+            line = jumps if played is board else jumps[::-1]  # the dual's game, read backwards
+            return "optimal", line, "one peg left in the finish hole", nodes, None, extra
+        if code == EXHAUSTED:
+            proof = (f"exhaustive depth-first search under the {len(played_perms)} symmetries fixing "
+                     f"{target}, with a table of dead positions")
+            if played is not board:
+                proof = (f"{proof}, of the dual problem (one empty hole at {finish}, to one peg at {hole}): "
+                         "its games read backwards are this problem's")
+            return "impossible", None, proof, nodes, None, extra
+        if budget.expired():
+            break
+    return "not-found", None, "", nodes, STOPPED.get(code), extra
 
 
 def _meeting_info(meeting) -> dict:
