@@ -45,6 +45,16 @@ def vacated(board: rules.Board, cell: rules.Cell) -> rules.Board:
     return board.with_pegs(board.holes & ~(1 << board.index(cell)))
 
 
+def open_problems(name: str, more_than: int):
+    """The single-vacancy problems of a named board with more than ``more_than`` pegs: (the start
+    position, the finish, whether brute force finds a game)."""
+    board = named(name)
+    for start, finish in table.single_vacancy_problems(board):
+        problem = vacated(board, start)
+        if problem.peg_count > more_than:
+            yield problem, finish, problem.pegs in reference.finishers(board, board.index(finish))
+
+
 def in_turn(fn, items, **_):
     """parallel_map's results, one item after another in this process (monkeypatched state holds)."""
     return [fn(item) for item in items]
@@ -61,20 +71,15 @@ def test_sides_grown_apart_decide_as_brute_force_does(name, chunk, self_dual, mo
     monkeypatch.setattr(parallel, "parallel_map", in_turn)
     monkeypatch.setattr(meeting_workers, "SORTED_FROM", 0)
     monkeypatch.setattr(endgame, "CHUNK", chunk)
-    board = named(name)
     checked = 0
-    for start, finish in table.single_vacancy_problems(board):
-        problem = vacated(board, start)
-        if problem.peg_count <= 2:
-            continue
-        possible = problem.pegs in reference.finishers(board, board.index(finish))
+    for problem, finish, possible in open_problems(name, 2):
         meeting = meeting_workers.MeetingApart(problem, finish, pagodas=False)
         if self_dual and meeting.mirror is None:
             continue
         if not self_dual:
             meeting.mirror = None
         outcome = meeting.run(search.Budget(nodes=10**9), 1 << 28, time.perf_counter() + 30)
-        assert outcome == ("found" if possible else "impossible"), (start, finish)
+        assert outcome == ("found" if possible else "impossible"), (problem, finish)
         assert meeting.shared is None  # the files are gone
         if outcome == "found":
             end = rules.replay(problem, meeting.line())
@@ -169,12 +174,7 @@ def test_pieces_grown_by_the_other_side_give_the_same_layers(name, monkeypatch):
 
     monkeypatch.setattr(meeting_workers, "grow_side", both_sides)
     monkeypatch.setattr(endgame.Children, "gather", gather_then_help)
-    board = named(name)
-    for start, finish in table.single_vacancy_problems(board):
-        problem = vacated(board, start)
-        if problem.peg_count <= 3:
-            continue
-        possible = problem.pegs in reference.finishers(board, board.index(finish))
+    for problem, finish, possible in open_problems(name, 3):
         alone = endgame.Meeting(problem, finish, pagodas=False)
         apart = meeting_workers.MeetingApart(problem, finish, pagodas=False)
         apart.mirror = alone.mirror = None
