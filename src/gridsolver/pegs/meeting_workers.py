@@ -287,7 +287,6 @@ class SideReport:
     nodes: int
     seconds: list[float] = field(default_factory=list)
     peak_mb: float = 0.0  # the worker's peak memory (since it started: workers are reused)
-    helped: int = 0  # pieces of the other side's layers it grew
 
 
 def layer_path(directory: str, side: int, k: int) -> str:
@@ -503,7 +502,7 @@ def grow_side(job: SideJob) -> SideReport:
         row[RESERVED] = 0
     return SideReport([len(layer) for layer in ending.layers], ending.weights, ending.floors, ending.golden,
                       ending.lp_pagodas, ending.lp_seconds, ending.empty_at, ending.nodes, ending.seconds,
-                      peak_rss_mb(), worker.helped)
+                      peak_rss_mb())
 
 
 def _help_only(worker: SideWorker) -> SideReport:
@@ -516,7 +515,7 @@ def _help_only(worker: SideWorker) -> SideReport:
         if not worker.help():
             time.sleep(POLL_S)
     return SideReport([], worker.ending.weights, worker.ending.floors, 0, 0, 0.0, None, worker.ending.nodes,
-                      [], peak_rss_mb(), worker.helped)
+                      [], peak_rss_mb())
 
 
 def _adopt(ending: Endgame, report: SideReport, job: SideJob) -> None:
@@ -542,7 +541,6 @@ class MeetingApart(Meeting):
         self.worker_peak_mb = 0.0
         self.piece = PIECE  # parents in a piece of a layer both workers grow
         self.sorted_from = SORTED_FROM  # the workers' Endgame.sorted_from
-        self.pieces_helped = 0  # pieces of a side's layers grown by the other side's worker
 
     def run(self, budget: Budget, memory_bytes: int, deadline: float, until: float | None = None) -> str:
         try:
@@ -591,7 +589,6 @@ class MeetingApart(Meeting):
                 if report.sizes:  # not the helper of a self-dual problem
                     _adopt(ending, report, jobs[side])
                 self.worker_peak_mb = max(self.worker_peak_mb, report.peak_mb)
-                self.pieces_helped += report.helped
 
     def held(self) -> int:
         """Positions of the layers held in memory: the sides' last layers, when grown by the workers

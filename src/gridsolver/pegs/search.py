@@ -788,17 +788,8 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int, workers
         if ending.empty_at is not None:
             proof = _backward_proof(ending, finish)
             return "impossible", None, proof, ending.nodes, None, _endgame_info(ending)
-    code, jumps, nodes, runs, entries, info = _restarted_dfs(board, layout, perms, budget, seed,
-                                                             target=finish, first_limit=200_000,
-                                                             ending=ending, bank=bank)
-    extra = {"symmetries": len(perms), "restarts": runs, "table_entries": entries, **extra, **info}
-    if code == FOUND:
-        return "optimal", jumps, "one peg left in the finish hole", nodes, None, extra
-    if code == EXHAUSTED:
-        proof = (f"exhaustive depth-first search under the {len(perms)} symmetries fixing {finish}, "
-                 "with a table of dead positions")
-        return "impossible", None, proof, nodes, None, extra
-    return "not-found", None, "", nodes, STOPPED.get(code), extra
+    own = Phase(board, layout, perms, finish, ending, bank, budget)
+    return _depth_first([own], seed, 0 if ending is None else ending.nodes, extra)
 
 
 MEET_TIME_SHARE = 0.25  # of the time left: the two-sided breadth-first search's own share (0.4 slower)
@@ -836,6 +827,19 @@ def _meet(board: Board, finish: Cell, budget: Budget, workers: int = 1) -> tuple
 OWN_SHARE = 0.5
 
 
+class Phase(NamedTuple):
+    """Depth-first runs to one peg at ``target`` on ``board``, down to ``ending`` (None: built when
+    needed), cut by the pagodas ``bank``, within ``budget``."""
+
+    board: Board
+    layout: Layout
+    perms: list
+    target: Cell
+    ending: Endgame | None
+    bank: tuple[np.ndarray, np.ndarray] | None
+    budget: Budget
+
+
 def _finish_both_ways(meeting: endgame.Meeting, layout: Layout, perms: list, budget: Budget, seed: int,
                       extra: dict):
     """Depth-first runs after a two-sided search that stopped: on the problem, down to the meeting's
@@ -844,34 +848,44 @@ def _finish_both_ways(meeting: endgame.Meeting, layout: Layout, perms: list, bud
     endgame. A game of the dual read backwards is a game of the problem (see
     :class:`~gridsolver.pegs.endgame.Meeting`), and an exhaustive search of either proves both
     impossible. The two sides' pagodas cut the runs of both."""
-    board, finish = meeting.board, meeting.finish
-    dual, hole = meeting.dual, meeting.start_hole
+    board, dual, hole = meeting.board, meeting.dual, meeting.start_hole
     dual_layout = Layout.of(dual, seed)
     dual_perms = fixing(symmetries(dual), dual, hole)
-    phases = (
-        ("", board, layout, perms, finish, meeting.backward, meeting.forward, budget.split(OWN_SHARE)),
-        ("dual_", dual, dual_layout, dual_perms, hole, meeting.forward, meeting.backward, budget),
-    )
-    nodes = meeting.nodes()
-    for prefix, played, played_layout, played_perms, target, ending, other, phase_budget in phases:
-        bank = _dense_bank_rows(played, played_layout, other, played_perms)
-        code, jumps, found_nodes, runs, entries, info = _restarted_dfs(
-            played, played_layout, played_perms, phase_budget, seed, target=target, first_limit=200_000,
-            ending=ending, bank=bank)
-        nodes += found_nodes - ending.nodes  # the meeting's count has the side's jumps already
-        info = {"symmetries": len(played_perms), "restarts": runs, "table_entries": entries, **info}
-        extra.update({prefix + key: value for key, value in info.items()})
+    phases = [Phase(board, layout, perms, meeting.finish, meeting.backward,
+                    _dense_bank_rows(board, layout, meeting.forward, perms), budget.split(OWN_SHARE)),
+              Phase(dual, dual_layout, dual_perms, hole, meeting.forward,
+                    _dense_bank_rows(dual, dual_layout, meeting.backward, dual_perms), budget)]
+    return _depth_first(phases, seed, meeting.nodes(), extra)
+
+
+def _depth_first(phases: list[Phase], seed: int, nodes: int, extra: dict):
+    """The finish search's outcome from depth-first runs, phase after phase until one decides the
+    problem (the first phase's) or the time is up; a phase on another board is the dual problem's
+    (its game read backwards is the problem's), and its details carry the prefix ``dual_``.
+    ``nodes``: the jumps made so far, the phases' endgames' included."""
+    code = OUT_OF_TIME
+    for phase in phases:
+        code, jumps, found, runs, entries, info = _restarted_dfs(
+            phase.board, phase.layout, phase.perms, phase.budget, seed, target=phase.target,
+            first_limit=200_000, ending=phase.ending, bank=phase.bank)
+        nodes += found - (0 if phase.ending is None else phase.ending.nodes)  # counted already
+        own = phase.board is phases[0].board
+        info = {"symmetries": len(phase.perms), "restarts": runs, "table_entries": entries, **info}
+        if own:
+            extra = {key: info[key] for key in ("symmetries", "restarts", "table_entries")} | extra | info
+        else:
+            extra = extra | {"dual_" + key: value for key, value in info.items()}
         if code == FOUND:
-            line = jumps if played is board else jumps[::-1]  # the dual's game, read backwards
+            line = jumps if own else jumps[::-1]  # the dual's game, read backwards
             return "optimal", line, "one peg left in the finish hole", nodes, None, extra
         if code == EXHAUSTED:
-            proof = (f"exhaustive depth-first search under the {len(played_perms)} symmetries fixing "
-                     f"{target}, with a table of dead positions")
-            if played is not board:
-                proof = (f"{proof}, of the dual problem (one empty hole at {finish}, to one peg at {hole}): "
-                         "its games read backwards are this problem's")
+            proof = (f"exhaustive depth-first search under the {len(phase.perms)} symmetries fixing "
+                     f"{phase.target}, with a table of dead positions")
+            if not own:
+                proof = (f"{proof}, of the dual problem (one empty hole at {phases[0].target}, to one peg "
+                         f"at {phase.target}): its games read backwards are this problem's")
             return "impossible", None, proof, nodes, None, extra
-        if budget.expired():
+        if phases[-1].budget.expired():  # the whole budget
             break
     return "not-found", None, "", nodes, STOPPED.get(code), extra
 
