@@ -104,15 +104,23 @@ def mix(p):
     return x ^ (x >> np.uint64(31))
 
 
+@njit(cache=True, inline="always")
+def image_of(p, table):
+    """The image of ``p`` under one symmetry, ``table[k, v]`` being the image of byte value ``v`` at
+    byte ``k``."""
+    img = ZERO
+    for k in range(8):
+        img |= table[k, np.int64((p >> np.uint64(8 * k)) & np.uint64(255))]
+    return img
+
+
 @njit(cache=True)
 def canonical(p, images):
     """The smallest image of ``p`` under the symmetries; ``images[s, k, v]`` is the image of
     byte value ``v`` at byte ``k`` under symmetry ``s``."""
     best = p
     for s in range(images.shape[0]):
-        img = ZERO
-        for k in range(8):
-            img |= images[s, k, np.int64((p >> np.uint64(8 * k)) & np.uint64(255))]
+        img = image_of(p, images[s])
         if img < best:
             best = img
     return best

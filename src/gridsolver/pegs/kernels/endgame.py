@@ -27,7 +27,7 @@ from gridsolver.core.kernels.bits import ONE, ZERO, trailing_zeros
 from gridsolver.core.kernels.clock import budget_check
 from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, OUT_OF_MEMORY
 from gridsolver.core.kernels.table import find_key
-from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, canonical, mix, new_slot, set_slot
+from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, canonical, image_of, mix, new_slot, set_slot
 
 MAX_LOAD = 0.6  # a layer's set is grown past this load (endgame.MAX_LOAD too)
 
@@ -108,10 +108,41 @@ def _pre_image(p, pre):
     """``p``, or its image under ``pre[0]`` (byte tables) when ``pre`` has a row."""
     if pre.shape[0] == 0:
         return p
-    img = ZERO
-    for k in range(8):
-        img |= pre[0, k, np.int64((p >> np.uint64(8 * k)) & np.uint64(255))]
-    return img
+    return image_of(p, pre[0])
+
+
+# A symmetry moves holes one by one, so the image of ``q ^ m`` is the image of ``q`` xor the image of
+# ``m``: a parent's images, taken once, give each child's with one xor per symmetry (the jump's
+# images, :func:`jump_images`) instead of a byte-table pass per child and symmetry.
+
+@njit(cache=True)
+def jump_images(jumps, images):
+    """``out[s, t]``: the image under symmetry ``s`` of ``images`` of the three holes of jump ``t``."""
+    out = np.empty((images.shape[0], jumps.a.shape[0]), dtype=np.uint64)
+    for t in range(jumps.a.shape[0]):
+        holes = _jumped(ZERO, jumps, t)
+        for s in range(images.shape[0]):
+            out[s, t] = image_of(holes, images[s])
+    return out
+
+
+@njit(cache=True, inline="always")
+def _images(q, images, out):
+    """``out[s]`` = the image of ``q`` under symmetry ``s`` of ``images``."""
+    for s in range(images.shape[0]):
+        out[s] = image_of(q, images[s])
+
+
+@njit(cache=True, inline="always")
+def _smallest_jumped(q, t, jumps, q_images, jumped_images):
+    """:func:`canonical` of ``q`` after jump ``t``'s three holes flip, from ``q``'s images
+    (:func:`_images`) and the jumps' (:func:`jump_images`)."""
+    best = _jumped(q, jumps, t)
+    for s in range(q_images.shape[0]):
+        img = q_images[s] ^ jumped_images[s, t]
+        if img < best:
+            best = img
+    return best
 
 
 @njit(cache=True, inline="always")
@@ -141,9 +172,12 @@ def expand(layer, lo, jumps, images, pagodas, keys, node_limit, deadline_ns, sta
     ntri = jumps.a.shape[0]
     npag = weights.shape[0]
     base = np.zeros(npag, dtype=np.float64)
+    jumped_images = jump_images(jumps, images)
+    p_images = np.empty(images.shape[0], dtype=np.uint64)
     for i in range(lo, layer.shape[0]):
         p = layer[i]
         _weigh(p, weights, base)  # the pegs' weights under every pagoda
+        _images(p, images, p_images)
         for t in range(ntri):
             if not _can_jump(p, jumps, t):
                 continue
@@ -153,7 +187,7 @@ def expand(layer, lo, jumps, images, pagodas, keys, node_limit, deadline_ns, sta
                 return _stopped(stats, nodes, count, i, code)
             if _too_light(base, pagodas, jumps, t, False):
                 continue
-            child = canonical(_jumped(p, jumps, t), images)
+            child = _smallest_jumped(p, t, jumps, p_images, jumped_images)
             slot = new_slot(keys, child)
             if slot < 0:
                 continue
@@ -221,9 +255,12 @@ def child_meeting(layer, lo, pre, jumps, all_holes, images, pagodas, keys, node_
     base = np.zeros(npag, dtype=np.float64)
     slots = keys.shape[0]
     nodes = 0
+    jumped_images = jump_images(jumps, images)
+    q_images = np.empty(images.shape[0], dtype=np.uint64)
     for i in range(lo, layer.shape[0]):
         p = _pre_image(layer[i], pre)
         _weigh(all_holes ^ p, weights, base)  # the complement's weights under every pagoda
+        _images(all_holes ^ p, images, q_images)
         for t in range(ntri):
             if not _can_jump(p, jumps, t):
                 continue
@@ -235,7 +272,7 @@ def child_meeting(layer, lo, pre, jumps, all_holes, images, pagodas, keys, node_
                 return code
             if _too_light(base, pagodas, jumps, t, True):
                 continue
-            key = canonical(all_holes ^ _jumped(p, jumps, t), images)
+            key = _smallest_jumped(all_holes ^ p, t, jumps, q_images, jumped_images)
             if find_key(keys, key, mix(key), slots) >= 0:
                 stats[0] += nodes
                 stats[1] = i
@@ -265,11 +302,14 @@ def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, node_limit, de
     base = np.zeros(npag, dtype=np.float64)
     count = stats[1]
     nodes = 0
+    jumped_images = jump_images(jumps, images)
+    q_images = np.empty(images.shape[0], dtype=np.uint64)
     for i in range(lo, layer.shape[0]):
         if count + ntri > out.shape[0]:
             return _stopped(stats, nodes, count, i, OUT_OF_MEMORY)
         p = _pre_image(layer[i], pre)
         _weigh(flip ^ p, weights, base)
+        _images(flip ^ p, images, q_images)
         for t in range(ntri):
             if not _can_jump(p, jumps, t):
                 continue
@@ -280,7 +320,7 @@ def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, node_limit, de
             # summed in expand's order (flip 0) or child_meeting's
             if _too_light(base, pagodas, jumps, t, flip != ZERO):
                 continue
-            out[count] = canonical(flip ^ _jumped(p, jumps, t), images)
+            out[count] = _smallest_jumped(flip ^ p, t, jumps, q_images, jumped_images)
             count += 1
     return _stopped(stats, nodes, count, layer.shape[0], EXHAUSTED)
 
@@ -305,15 +345,33 @@ def merge_unique(old, new, out):
     return n
 
 
+STRIDE = 8  # first_common's step through the larger array: one cache line of values
+
+
 @njit(cache=True)
 def first_common(a, b):
-    """Index of the first value of the sorted ``a`` that is in the sorted ``b``, or -1."""
+    """Index of the first value of the sorted ``a`` that is in the sorted ``b``, or -1.
+
+    When ``b`` is the larger (a meeting's layer against a chunk of children), most values of ``a``
+    pass several of ``b``: those are passed a :data:`STRIDE` at a time, and inside the last stride
+    the values below ``a[i]`` are counted rather than stepped over (no branch to mispredict)."""
     j = 0
+    nb = b.shape[0]
     for i in range(a.shape[0]):
-        while j < b.shape[0] and b[j] < a[i]:
-            j += 1
-        if j == b.shape[0]:
+        x = a[i]
+        if j < nb and b[j] < x:
+            while j + STRIDE <= nb and b[j + STRIDE - 1] < x:
+                j += STRIDE
+            if j + STRIDE <= nb:
+                below = 0
+                for k in range(STRIDE):
+                    below += b[j + k] < x
+                j += below
+            else:
+                while j < nb and b[j] < x:
+                    j += 1
+        if j == nb:
             return -1
-        if b[j] == a[i]:
+        if b[j] == x:
             return i
     return -1
