@@ -52,46 +52,69 @@ def weight_of(p, weights):
     return total
 
 
-@njit(cache=True, inline="always")
-def _weigh(q, weights, base):
-    """``base[k]`` = the weight of the pegs of ``q`` under pagoda ``k`` (summed peg by peg, lowest
-    first)."""
-    base[:] = 0.0
-    while q != ZERO:
-        low = q & (~q + ONE)
-        bit = trailing_zeros(low)
-        for k in range(weights.shape[0]):
-            base[k] += weights[k, bit]
-        q ^= low
+#: What expanding a layer reads for every parent and jump, made once per call (:func:`steps`):
+#: each jump's ``a`` and ``b`` holes (``both``) and its ``c`` hole (``land``) as masks; ``delta[t, k]``,
+#: what jump ``t`` adds to the weight under pagoda ``k`` of the position weighed (the parent's pegs, or
+#: its complement's); each pagoda's byte tables (``tables[k, j, v]``: the weight of the pegs byte value
+#: ``v`` puts at byte ``j``); and each jump's images under the symmetries (:func:`jump_images`).
+Steps = namedtuple("Steps", "both land delta tables images")
+
+
+@njit(cache=True)
+def steps(jumps, weights, images, complement):
+    """:data:`Steps` for ``jumps`` under the pagodas ``weights`` and the symmetries ``images``; with
+    ``complement`` the weighed position is the parent's complement (gaining ``a`` and ``b``, losing
+    ``c``), else the parent (losing ``a`` and ``b``, gaining ``c``).
+
+    The pagodas' weights are multiples of 2^-24 (linear programs) or powers of the golden ratio
+    whose floor keeps a margin of 1e-9: a sum in any order decides every position on a game alike."""
+    ntri = jumps.a.shape[0]
+    npag = weights.shape[0]
+    both = np.empty(ntri, dtype=np.uint64)
+    land = np.empty(ntri, dtype=np.uint64)
+    delta = np.empty((ntri, npag), dtype=np.float64)
+    sign = 1.0 if complement else -1.0
+    for t in range(ntri):
+        a, b, c = jumps.a[t], jumps.b[t], jumps.c[t]
+        both[t] = (ONE << np.uint64(a)) | (ONE << np.uint64(b))
+        land[t] = ONE << np.uint64(c)
+        for k in range(npag):
+            delta[t, k] = sign * (weights[k, a] + weights[k, b] - weights[k, c])
+    tables = np.zeros((npag, 8, 256), dtype=np.float64)
+    for k in range(npag):
+        for j in range(8):
+            for v in range(1, 256):
+                low = v & -v
+                tables[k, j, v] = tables[k, j, v ^ low] + weights[k, 8 * j + trailing_zeros(np.uint64(low))]
+    return Steps(both, land, delta, tables, jump_images(jumps, images))
 
 
 @njit(cache=True, inline="always")
-def _too_light(base, pagodas, jumps, t, complement):
-    """Whether the child that jump ``t`` of ``jumps`` (from ``a`` over ``b`` to ``c``) makes weighs less
-    than a floor of ``pagodas``, from ``base`` (:func:`_weigh` of the parent): its pegs (the parent's
-    lose ``a`` and ``b`` and gain ``c``) or, with ``complement``, its complement's (which gains ``a``
-    and ``b`` and loses ``c``; ``base`` then weighs the parent's complement)."""
-    weights, floors = pagodas
-    a = jumps.a[t]
-    b = jumps.b[t]
-    c = jumps.c[t]
-    for k in range(weights.shape[0]):
-        if complement:
-            weight = base[k] + weights[k, a] + weights[k, b] - weights[k, c]
-        else:
-            weight = base[k] - weights[k, a] - weights[k, b] + weights[k, c]
-        if weight < floors[k]:
+def _weigh(q, tables, base):
+    """``base[k]`` = the weight of the pegs of ``q`` under pagoda ``k`` (eight byte look-ups)."""
+    for k in range(tables.shape[0]):
+        weight = 0.0
+        for j in range(8):
+            weight += tables[k, j, np.int64((q >> np.uint64(8 * j)) & np.uint64(255))]
+        base[k] = weight
+
+
+@njit(cache=True, inline="always")
+def _legal(p, both, land, legal):
+    """``legal[t]`` = whether jump ``t`` is legal in ``p``: pegs on its ``a`` and ``b`` (``both[t]``),
+    ``c`` (``land[t]``) empty; all jumps at once, a loop the compiler turns into vector operations."""
+    for t in range(both.shape[0]):
+        legal[t] = ((p & both[t]) == both[t]) & ((p & land[t]) == ZERO)
+
+
+@njit(cache=True, inline="always")
+def _too_light(base, delta, floors, t):
+    """Whether jump ``t`` leaves the weighed position (``base``: :func:`_weigh` of it before the jump)
+    lighter than a floor of the pagodas (``delta``: :data:`Steps`)."""
+    for k in range(floors.shape[0]):
+        if base[k] + delta[t, k] < floors[k]:
             return True
     return False
-
-
-@njit(cache=True, inline="always")
-def _can_jump(p, jumps, t):
-    """Whether jump ``t`` of ``jumps`` is legal in ``p``: pegs on its ``a`` and ``b``, ``c`` empty."""
-    a = np.uint64(jumps.a[t])
-    b = np.uint64(jumps.b[t])
-    c = np.uint64(jumps.c[t])
-    return (p >> a) & (p >> b) & ~(p >> c) & ONE != ZERO
 
 
 @njit(cache=True, inline="always")
@@ -165,27 +188,28 @@ def expand(layer, lo, jumps, images, pagodas, keys, node_limit, deadline_ns, sta
     ``stats[1]`` = children in the set. Returns EXHAUSTED, a budget code, or OUT_OF_MEMORY with
     ``stats[2]`` = the parent whose children did not fit (go on from it after the set grows).
     """
-    weights = pagodas.weights
+    weights, floors = pagodas
     capacity = np.int64(keys.shape[0] * MAX_LOAD)
     count = stats[1]
     nodes = 0
     ntri = jumps.a.shape[0]
-    npag = weights.shape[0]
-    base = np.zeros(npag, dtype=np.float64)
-    jumped_images = jump_images(jumps, images)
+    base = np.zeros(weights.shape[0], dtype=np.float64)
+    both, land, delta, tables, jumped_images = steps(jumps, weights, images, False)
     p_images = np.empty(images.shape[0], dtype=np.uint64)
+    legal = np.empty(ntri, dtype=np.bool_)
     for i in range(lo, layer.shape[0]):
         p = layer[i]
-        _weigh(p, weights, base)  # the pegs' weights under every pagoda
+        _weigh(p, tables, base)  # the pegs' weights under every pagoda
         _images(p, images, p_images)
+        _legal(p, both, land, legal)
         for t in range(ntri):
-            if not _can_jump(p, jumps, t):
+            if not legal[t]:
                 continue
             nodes += 1
             code = budget_check(stats[0] + nodes, node_limit, deadline_ns, CHECK_EVERY)
             if code != EXHAUSTED:
                 return _stopped(stats, nodes, count, i, code)
-            if _too_light(base, pagodas, jumps, t, False):
+            if _too_light(base, delta, floors, t):
                 continue
             child = _smallest_jumped(p, t, jumps, p_images, jumped_images)
             slot = new_slot(keys, child)
@@ -249,20 +273,21 @@ def child_meeting(layer, lo, pre, jumps, all_holes, images, pagodas, keys, node_
     Returns FOUND with ``stats[1]`` = ``i`` and ``stats[2]`` = the jump's index, EXHAUSTED when no child
     meets, or a budget code with ``stats[1]`` = the entry to go on from. ``stats[0]`` += jumps made.
     """
-    weights = pagodas.weights
+    weights, floors = pagodas
     ntri = jumps.a.shape[0]
-    npag = weights.shape[0]
-    base = np.zeros(npag, dtype=np.float64)
+    base = np.zeros(weights.shape[0], dtype=np.float64)
     slots = keys.shape[0]
     nodes = 0
-    jumped_images = jump_images(jumps, images)
+    both, land, delta, tables, jumped_images = steps(jumps, weights, images, True)
     q_images = np.empty(images.shape[0], dtype=np.uint64)
+    legal = np.empty(ntri, dtype=np.bool_)
     for i in range(lo, layer.shape[0]):
         p = _pre_image(layer[i], pre)
-        _weigh(all_holes ^ p, weights, base)  # the complement's weights under every pagoda
+        _weigh(all_holes ^ p, tables, base)  # the complement's weights under every pagoda
         _images(all_holes ^ p, images, q_images)
+        _legal(p, both, land, legal)
         for t in range(ntri):
-            if not _can_jump(p, jumps, t):
+            if not legal[t]:
                 continue
             nodes += 1
             code = budget_check(stats[0] + nodes, node_limit, deadline_ns, CHECK_EVERY)
@@ -270,7 +295,7 @@ def child_meeting(layer, lo, pre, jumps, all_holes, images, pagodas, keys, node_
                 stats[0] += nodes
                 stats[1] = i
                 return code
-            if _too_light(base, pagodas, jumps, t, True):
+            if _too_light(base, delta, floors, t):
                 continue
             key = _smallest_jumped(all_holes ^ p, t, jumps, q_images, jumped_images)
             if find_key(keys, key, mix(key), slots) >= 0:
@@ -296,29 +321,29 @@ def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, node_limit, de
     or a budget code (``stats[2]`` = the position being expanded). ``stats[0]`` += jumps made,
     ``stats[1]`` = keys in ``out``.
     """
-    weights = pagodas.weights
+    weights, floors = pagodas
     ntri = jumps.a.shape[0]
-    npag = weights.shape[0]
-    base = np.zeros(npag, dtype=np.float64)
+    base = np.zeros(weights.shape[0], dtype=np.float64)
     count = stats[1]
     nodes = 0
-    jumped_images = jump_images(jumps, images)
+    both, land, delta, tables, jumped_images = steps(jumps, weights, images, flip != ZERO)
     q_images = np.empty(images.shape[0], dtype=np.uint64)
+    legal = np.empty(ntri, dtype=np.bool_)
     for i in range(lo, layer.shape[0]):
         if count + ntri > out.shape[0]:
             return _stopped(stats, nodes, count, i, OUT_OF_MEMORY)
         p = _pre_image(layer[i], pre)
-        _weigh(flip ^ p, weights, base)
+        _weigh(flip ^ p, tables, base)
         _images(flip ^ p, images, q_images)
+        _legal(p, both, land, legal)
         for t in range(ntri):
-            if not _can_jump(p, jumps, t):
+            if not legal[t]:
                 continue
             nodes += 1
             code = budget_check(stats[0] + nodes, node_limit, deadline_ns, CHECK_EVERY)
             if code != EXHAUSTED:
                 return _stopped(stats, nodes, count, i, code)
-            # summed in expand's order (flip 0) or child_meeting's
-            if _too_light(base, pagodas, jumps, t, flip != ZERO):
+            if _too_light(base, delta, floors, t):
                 continue
             out[count] = _smallest_jumped(flip ^ p, t, jumps, q_images, jumped_images)
             count += 1
