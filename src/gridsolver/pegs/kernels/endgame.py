@@ -55,8 +55,9 @@ def weight_of(p, weights):
 #: What expanding a layer reads for every parent and jump, made once per call (:func:`steps`):
 #: each jump's ``a`` and ``b`` holes (``both``) and its ``c`` hole (``land``) as masks; ``delta[t, k]``,
 #: what jump ``t`` adds to the weight under pagoda ``k`` of the position weighed (the parent's pegs, or
-#: its complement's); each pagoda's byte tables (``tables[k, j, v]``: the weight of the pegs byte value
-#: ``v`` puts at byte ``j``); and each jump's images under the symmetries (:func:`jump_images`).
+#: its complement's); each pagoda's byte tables (``tables[k, j, v]``: the weight of the pegs byte
+#: value ``v`` puts at byte ``j``, for the bytes that hold holes); and each jump's images under the
+#: symmetries (:func:`jump_images`).
 Steps = namedtuple("Steps", "both land delta tables images")
 
 
@@ -80,9 +81,12 @@ def steps(jumps, weights, images, complement):
         land[t] = ONE << np.uint64(c)
         for k in range(npag):
             delta[t, k] = sign * (weights[k, a] + weights[k, b] - weights[k, c])
-    tables = np.zeros((npag, 8, 256), dtype=np.float64)
+    top = 0  # the highest hole a jump touches: positions have no peg in the bytes above it
+    for t in range(ntri):
+        top = max(top, jumps.a[t], jumps.b[t], jumps.c[t])
+    tables = np.zeros((npag, top // 8 + 1, 256), dtype=np.float64)
     for k in range(npag):
-        for j in range(8):
+        for j in range(tables.shape[1]):
             for v in range(1, 256):
                 low = v & -v
                 tables[k, j, v] = tables[k, j, v ^ low] + weights[k, 8 * j + trailing_zeros(np.uint64(low))]
@@ -91,10 +95,10 @@ def steps(jumps, weights, images, complement):
 
 @njit(cache=True, inline="always")
 def _weigh(q, tables, base):
-    """``base[k]`` = the weight of the pegs of ``q`` under pagoda ``k`` (eight byte look-ups)."""
+    """``base[k]`` = the weight of the pegs of ``q`` under pagoda ``k`` (a byte look-up per byte of holes)."""
     for k in range(tables.shape[0]):
         weight = 0.0
-        for j in range(8):
+        for j in range(tables.shape[1]):
             weight += tables[k, j, np.int64((q >> np.uint64(8 * j)) & np.uint64(255))]
         base[k] = weight
 
