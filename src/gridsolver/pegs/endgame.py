@@ -125,7 +125,9 @@ class Children:
             self.nodes = int(stats[0])
             if code not in (EXHAUSTED, OUT_OF_MEMORY):
                 return int(code)
-            self._add(np.sort(self.buffer[:stats[1]]))
+            chunk = self.buffer[:stats[1]]
+            chunk.sort()  # in place: merged() copies it out of the buffer
+            self._add(chunk)
             if len(self.runs[0][0]) > max_positions:
                 return OUT_OF_MEMORY
             lo = int(stats[2])
@@ -457,7 +459,8 @@ def first_child_in(look: LookUp, layer: np.ndarray, lo: int, hi: int, other: np.
                                           look.pagodas, buffer, node_limit, stop_ns, stats)
         if code not in (EXHAUSTED, OUT_OF_MEMORY):
             return int(code), int(stats[0]), lo, int(stats[2])
-        chunk = np.sort(buffer[:stats[1]])
+        chunk = buffer[:stats[1]]
+        chunk.sort()  # in place: no new array (and its page faults) a chunk
         hit = int(endgame_kernels.first_common(chunk, other))
         if hit >= 0:
             look.hit = chunk[hit:hit + 1].copy()
