@@ -196,3 +196,23 @@ def test_after_a_stopped_meeting_the_dual_problem_is_searched_too(finish, want, 
         assert end.peg_count == 1 and end.has_peg(finish)
     else:
         assert "dual problem" in proof
+
+
+@given(st.integers(0, 2**32), st.integers(0, 63))
+@settings(max_examples=30, deadline=None)
+def test_pagoda_byte_tables_weigh_every_weighted_hole(seed, last):
+    """A position's weight from the byte tables is the sum of its pegs' weights, up to the last
+    weighted hole, even one that no jump touches."""
+    from gridsolver.pegs.kernels import endgame as layers
+
+    rng = np.random.default_rng(seed)
+    weights, _ = bank(rng, 3)
+    weights = np.array(weights)
+    weights[:, last + 1:] = 0.0
+    jumps = layers.Jumps(np.array([0]), np.array([1]), np.array([2]))  # holes 0-2 only
+    tables = layers.steps(jumps, weights, np.zeros((0, 8, 256), dtype=np.uint64), False).tables
+    for q in rng.integers(0, 2**63, size=20, dtype=np.uint64):
+        q = int(q) | (1 << last)
+        by_bytes = [sum(tables[k, j, (q >> 8 * j) & 255] for j in range(tables.shape[1])) for k in range(3)]
+        by_pegs = [sum(weights[k, bit] for bit in range(64) if q >> bit & 1) for k in range(3)]
+        assert by_bytes == by_pegs

@@ -56,7 +56,7 @@ def weight_of(p, weights):
 #: each jump's ``a`` and ``b`` holes (``both``) and its ``c`` hole (``land``) as masks; ``delta[t, k]``,
 #: what jump ``t`` adds to the weight under pagoda ``k`` of the position weighed (the parent's pegs, or
 #: its complement's); each pagoda's byte tables (``tables[k, j, v]``: the weight of the pegs byte
-#: value ``v`` puts at byte ``j``, for the bytes that hold holes); and each jump's images under the
+#: value ``v`` puts at byte ``j``, up to the last byte with a weight); and each jump's images under the
 #: symmetries (:func:`jump_images`).
 Steps = namedtuple("Steps", "both land delta tables images")
 
@@ -81,9 +81,11 @@ def steps(jumps, weights, images, complement):
         land[t] = ONE << np.uint64(c)
         for k in range(npag):
             delta[t, k] = sign * (weights[k, a] + weights[k, b] - weights[k, c])
-    top = 0  # the highest hole a jump touches: positions have no peg in the bytes above it
-    for t in range(ntri):
-        top = max(top, jumps.a[t], jumps.b[t], jumps.c[t])
+    top = 0  # the highest hole any pagoda weighs: the bytes above it weigh nothing
+    for k in range(npag):
+        for bit in range(weights.shape[1]):
+            if weights[k, bit] != 0.0:
+                top = max(top, bit)
     tables = np.zeros((npag, top // 8 + 1, 256), dtype=np.float64)
     for k in range(npag):
         for j in range(tables.shape[1]):
@@ -95,7 +97,7 @@ def steps(jumps, weights, images, complement):
 
 @njit(cache=True, inline="always")
 def _weigh(q, tables, base):
-    """``base[k]`` = the weight of the pegs of ``q`` under pagoda ``k`` (a byte look-up per byte of holes)."""
+    """``base[k]`` = the weight of the pegs of ``q`` under pagoda ``k`` (a byte look-up a byte)."""
     for k in range(tables.shape[0]):
         weight = 0.0
         for j in range(tables.shape[1]):
