@@ -62,7 +62,8 @@ MAX_LOAD = 0.6  # kernels.endgame.MAX_LOAD: a layer's set grows past this load
 #: excludes yet; about 10 ms each).
 LP_LAYER_MAX = 2_000
 LP_SHARE = 0.2  # of an endgame's time: the most its linear programs may take (0.5 measured slower)
-LP_BANK_MAX = 48  # pagodas kept in the bank the kernel applies (each costs three additions per jump)
+# pagodas kept in the bank the kernels apply (each costs a look-up a byte per parent, an addition per jump)
+LP_BANK_MAX = 48
 FIRST_SLOTS = 1 << 12
 #: Children written, sorted and merged a chunk at a time (:meth:`Endgame.grow` when ``sorted_from``
 #: allows it, and :class:`Meeting`'s last look-up): 8M keys, 64 MB.
