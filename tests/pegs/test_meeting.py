@@ -25,9 +25,10 @@ def bank(rng, rows: int) -> tuple[list[list[float]], list[float]]:
 
 
 @given(st.lists(st.integers(0, (1 << 20) - 1), min_size=1, max_size=30), st.integers(0, 2**32),
-       st.booleans(), st.booleans())
-@settings(max_examples=40, deadline=None)
-def test_child_keys_merge_and_child_meeting_are_their_references(positions, seed, flipped, mapped):
+       st.booleans(), st.booleans(), st.sampled_from([0, 2, 16, 1 << 10]))
+@settings(max_examples=60, deadline=None)
+def test_child_keys_merge_and_child_meeting_are_their_references(positions, seed, flipped, mapped,
+                                                                 recent_slots):
     from gridsolver.pegs.kernels import endgame as layers
 
     board = named("4x5")
@@ -43,13 +44,14 @@ def test_child_keys_merge_and_child_meeting_are_their_references(positions, seed
     pagodas = layers.Pagodas(np.array(weights, dtype=np.float64).reshape(-1, 64), np.array(floors))
     layer = np.array(positions, dtype=np.uint64)
     out = np.zeros(4 * len(ending.tri[0]), dtype=np.uint64)  # a few positions' children per call
+    recent = np.zeros(recent_slots, dtype=np.uint64)  # kept from call to call, as Children keeps it
     stats = np.zeros(3, dtype=np.int64)
     got: list[int] = []
     lo, calls = 0, 0
     while True:
         stats[1] = 0
-        code = layers.child_keys(layer, lo, pre, jumps, np.uint64(flip), ending.images, pagodas, out, 1 << 40,
-                                 time.monotonic_ns() + 10**11, stats)
+        code = layers.child_keys(layer, lo, pre, jumps, np.uint64(flip), ending.images, pagodas, out, recent,
+                                 1 << 40, time.monotonic_ns() + 10**11, stats)
         assert code in (EXHAUSTED, OUT_OF_MEMORY)
         got += out[:stats[1]].tolist()
         calls += 1
@@ -59,14 +61,15 @@ def test_child_keys_merge_and_child_meeting_are_their_references(positions, seed
     triples = ending.dense.triples()
     want = reference.child_keys(positions, dense_mirror if mapped else None, triples, flip, ending.perms,
                                 weights, floors)
-    assert got == want
-    # merged into a sorted layer: the sorted union, once each
+    assert got == reference.without_recent_repeats(want, recent_slots)
+    # kept once each, then merged in place with a sorted run: the sorted union, once each
     half = sorted(set(rng.choice(want, size=len(want) // 2).tolist())) if want else []
-    old = np.array(half, dtype=np.uint64)
     new = np.sort(np.array(want, dtype=np.uint64))
-    merged = np.zeros(len(old) + len(new), dtype=np.uint64)
-    n = layers.merge_unique(old, new, merged)
-    assert merged[:n].tolist() == sorted(set(old.tolist()) | set(want))
+    store = np.concatenate([np.array(half, dtype=np.uint64), new])
+    kept = layers.unique_in_place(store[len(half):])
+    assert store[len(half):len(half) + kept].tolist() == sorted(set(want))
+    n = layers.merge_runs(store, 0, len(half), kept, np.zeros(len(half), dtype=np.uint64))
+    assert store[:n].tolist() == sorted(set(half) | set(want))
     # the first common value of two sorted arrays
     some = set(rng.integers(0, 1 << 20, size=20).tolist()) | set(want[::3])
     other = np.array(sorted(some), dtype=np.uint64)
@@ -99,6 +102,7 @@ def test_sorted_growth_gives_the_hash_sets_layers_and_nodes(name, vacancy, finis
         assert hashed.grow(budget, 1 << 24) and sorted_.grow(budget, 1 << 24)
     assert [layer.tolist() for layer in hashed.layers] == [layer.tolist() for layer in sorted_.layers]
     assert hashed.nodes == sorted_.nodes
+    assert not sorted_.grow(budget, 4) and len(sorted_.layers) == 9  # over its limit: refused, none added
 
 
 def test_self_dual_problems_are_found():
@@ -153,17 +157,24 @@ def test_a_stopped_self_dual_meeting_hands_on_the_mirrored_pagodas():
             assert forward.weights[k, dense.number[mirror[bit]]] == backward.weights[k, number]
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(0, 40), max_size=30), st.lists(st.integers(0, 40), max_size=30))
-def test_merging_sorted_layers_keeps_each_value_once(old, new):
-    """The union kernel against Python's sets: repeats in ``new``, values in both, either one empty."""
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 40), max_size=30), st.lists(st.integers(0, 40), max_size=30),
+       st.integers(0, 5), st.integers(0, 5))
+def test_runs_merged_in_place_keep_each_value_once(first, second, before, after):
+    """The in-place kernels against Python's sets: repeats dropped from a sorted run, then two runs side
+    by side merged into their place (values in both, either one empty, others around them untouched)."""
     from gridsolver.pegs.kernels import endgame as layers
 
-    first = np.array(sorted(set(old)), dtype=np.uint64)
-    second = np.array(sorted(new), dtype=np.uint64)
-    out = np.zeros(len(first) + len(second), dtype=np.uint64)
-    n = layers.merge_unique(first, second, out)
-    assert out[:n].tolist() == sorted(set(old) | set(new))
+    run = np.array(sorted(second), dtype=np.uint64)
+    kept = layers.unique_in_place(run)
+    assert run[:kept].tolist() == sorted(set(second))
+    mine = sorted(set(first))
+    store = np.array([99] * before + mine + run[:kept].tolist() + [77] * after, dtype=np.uint64)
+    spare = np.full(len(mine), 55, dtype=np.uint64)
+    n = layers.merge_runs(store, before, len(mine), kept, spare)
+    assert store[before:before + n].tolist() == sorted(set(first) | set(second))
+    assert store[:before].tolist() == [99] * before
+    assert store[len(store) - after:].tolist() == [77] * after
 
 
 @pytest.mark.parametrize("finish, want", [((0, 1), "optimal"), ((0, 2), "impossible")])

@@ -1,6 +1,8 @@
 """Pagoda functions found by linear programming (issue 19): checked by hand and against brute force."""
 
 import random
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
@@ -55,6 +57,35 @@ def test_a_linear_program_pagoda_holds_on_every_jump():
     start = sum(Fraction(found[i]) for i in rules.bit_indices(board.pegs))
     assert found[far] > start  # so no peg ever reaches (9, 9)
     assert not pagoda.is_pagoda({**found, far: found[far] + 5}, rules.triples(board))  # the check can fail
+
+
+def test_a_kept_program_answers_each_goal_as_a_new_one_would():
+    """The program made once per board gives every goal the answer a program made for it alone gives: no
+    answer depends on the goals asked before it (the solver starts each from scratch)."""
+    board = pegs.named("diamond").with_pegs(pegs.named("diamond").holes & ~(1 << 5))
+    holes, jumps = list(rules.bit_indices(board.holes)), rules.triples(board)
+    rng = random.Random(3)
+    goals = [sum(1 << h for h in rng.sample(holes, 6)) for _ in range(40)]
+    kept = pagoda.PagodaProgram(tuple(holes), tuple(jumps), -1.0)
+    asked = [kept.solve(board.pegs, goal, None) for goal in goals]
+    alone = [pagoda.PagodaProgram(tuple(holes), tuple(jumps), -1.0).solve(board.pegs, goal, None)
+             for goal in goals]
+    assert asked == alone
+    assert sum(found is not None for found in asked) >= 5  # some goals outweigh the start
+
+
+def test_linear_programs_print_nothing():
+    """HiGHS prints a banner as its first solver is made: a command's standard output (--json) stays clean."""
+    code = ("import sys\n"
+            "from gridsolver.pegs import pagoda, rules, named\n"
+            "board = named('english')\n"
+            "holes = list(rules.bit_indices(board.holes))\n"
+            "found = pagoda.lp_pagoda(holes, rules.triples(board), board.pegs, 1 << holes[0], lower=-1.0)\n"
+            "print(found is None, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.strip() in ("True", "False")
 
 
 @pytest.mark.parametrize("seed", [*range(4), *seeds_slow(4, 12)])

@@ -44,6 +44,7 @@ This module imports numpy only; the kernels are imported where they run.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -68,9 +69,12 @@ FIRST_SLOTS = 1 << 12
 #: Children written, sorted and merged a chunk at a time (:meth:`Endgame.grow` when ``sorted_from``
 #: allows it, and :class:`Meeting`'s last look-up): 8M keys, 64 MB.
 CHUNK = 1 << 23
+#: Children remembered while they are written, so that a repeat among them is left out before sorting
+#: (:func:`gridsolver.pegs.kernels.endgame.child_keys`): 64K of them, 512 KB, about a core's cache.
+RECENT = 1 << 16
 BYTES_PER_POSITION = 8 / MAX_LOAD * 2 + 8  # the set at its worst just after doubling, and the layer
-#: A layer grown by sorting (:class:`Children`), at its worst: its runs, a merge's output and the copy
-#: of the layer
+#: A layer grown by sorting (:class:`Children`), at its worst: its runs (in a store of twice its
+#: positions) and a merge's copy of its first run, or once merged the layer and its copy
 SORTED_BYTES_PER_POSITION = 24
 
 
@@ -80,23 +84,21 @@ NO_IMAGE = np.zeros((0, 8, 256), dtype=np.uint64)  # the kernels' ``pre`` when p
 NO_POSITIONS = np.zeros(0, dtype=np.uint64)
 
 
-def merged(older: np.ndarray, newer: np.ndarray) -> np.ndarray:
-    """The sorted values of the sorted ``older`` (no repeats) and the sorted ``newer``, each once."""
-    from gridsolver.pegs.kernels import endgame as endgame_kernels
-
-    out = np.empty(len(older) + len(newer), dtype=np.uint64)
-    return out[:endgame_kernels.merge_unique(older, newer, out)]
-
-
 class Children:
     """The children of a side's positions (:class:`Endgame`), gathered as sorted runs without repeats.
 
     The children of a chunk of positions are written out
-    (:func:`gridsolver.pegs.kernels.endgame.child_keys`) and sorted into a run, and two runs of as
-    many chunks are merged, as a binary counter carries: each child is copied about log2(chunks)
+    (:func:`gridsolver.pegs.kernels.endgame.child_keys`), sorted and kept once each: a run. Two runs of
+    as many chunks are merged, as a binary counter carries: each child is copied about log2(chunks)
     times, where merging every chunk into one growing layer copied the layer once a chunk (on the
     diamond's layers of 40 million positions, 5% faster). :meth:`gather` may be called for several
     ranges of positions (of any layers of the side); :meth:`union` is the next layer's part they make.
+
+    The runs lie side by side in one array, the store: each chunk is written at its end, and every merge
+    is made in place (:func:`~gridsolver.pegs.kernels.endgame.merge_runs`). A new array for each merge
+    had the system clear its memory first, about log2(chunks) times the layer's (on the diamond, a sixth
+    of the time a layer took). The store is room for twice the positions a layer may hold, and a chunk;
+    the system gives it memory only as the runs reach it.
     """
 
     def __init__(self, ending: Endgame) -> None:
@@ -105,50 +107,88 @@ class Children:
         self.others = ending.others
         self.jumps = endgame_kernels.Jumps(*ending.tri)
         self.pagodas = endgame_kernels.Pagodas(ending.weights, ending.floors)
-        # a position's children fit
-        self.buffer = np.empty(max(CHUNK, 4 * len(ending.tri[0])), dtype=np.uint64)
-        self.runs: list[tuple[np.ndarray, int]] = []  # sorted, no repeats, with the chunks each holds
+        self.chunk = max(CHUNK, 4 * len(ending.tri[0]))  # a position's children fit
+        self.store = self.spare = NO_POSITIONS  # made at the first gather, for its ``max_positions``
+        self.runs: list[tuple[int, int, int]] = []  # (start, length, chunks), in the store's order
+        self.recent = np.zeros(RECENT, dtype=np.uint64)  # the children last written (child_keys)
         self.nodes = 0  # jumps made
 
     def gather(self, layer: np.ndarray, lo: int, hi: int, node_limit: int, stop_ns: int,
                max_positions: int) -> int:
         """Add the children of ``layer[lo:hi]``: EXHAUSTED, OUT_OF_MEMORY when a run outgrows
-        ``max_positions``, or a budget code."""
+        ``max_positions`` (or the runs the store), or a budget code."""
         from gridsolver.pegs.kernels import endgame as endgame_kernels
 
+        if len(self.store) == 0:
+            most = min(max_positions, physical_memory() // SORTED_BYTES_PER_POSITION)
+            self.store = np.empty(2 * most + self.chunk, dtype=np.uint64)
         part = layer[:hi]
         stats = np.zeros(3, dtype=np.int64)
         stats[0] = self.nodes
         while lo < hi:
+            top = self._top()
+            if top + self.chunk > len(self.store):
+                return OUT_OF_MEMORY
+            out = self.store[top:top + self.chunk]
             stats[1] = 0
             code = endgame_kernels.child_keys(part, lo, NO_IMAGE, self.jumps, np.uint64(0), self.others,
-                                              self.pagodas, self.buffer, node_limit, stop_ns, stats)
+                                              self.pagodas, out, self.recent, node_limit, stop_ns, stats)
             self.nodes = int(stats[0])
             if code not in (EXHAUSTED, OUT_OF_MEMORY):
                 return int(code)
-            chunk = self.buffer[:stats[1]]
-            chunk.sort()  # in place: merged() copies it out of the buffer
-            self._add(chunk)
-            if len(self.runs[0][0]) > max_positions:
+            written = out[:stats[1]]
+            written.sort()
+            self._push((top, int(endgame_kernels.unique_in_place(written)), 1))
+            if self.runs[0][1] > max_positions:
                 return OUT_OF_MEMORY
             lo = int(stats[2])
         return EXHAUSTED
 
-    def _add(self, chunk: np.ndarray) -> None:
-        run, chunks = merged(NO_POSITIONS, chunk), 1
-        while self.runs and self.runs[-1][1] == chunks:
-            older, more = self.runs.pop()
-            run, chunks = merged(older, run), chunks + more
-        self.runs.append((run, chunks))
+    def add(self, values: np.ndarray) -> bool:
+        """Add the sorted ``values`` (no repeats) as a run of their own (a part of the next layer that
+        another process gathered); False when the store has no room for them."""
+        top = self._top()
+        if top + len(values) > len(self.store):
+            return False
+        self.store[top:top + len(values)] = values
+        self.runs.append((top, len(values), 0))
+        return True
 
-    def union(self) -> np.ndarray:
-        """Every child gathered, sorted, each once (a compact array of its own)."""
+    def union(self, copy: bool = True) -> np.ndarray:
+        """Every child gathered, sorted, each once: an array of its own, or with ``copy`` False the part of
+        the store that holds it (no copy to make; the store is then not for gathering any more)."""
         if not self.runs:
             return NO_POSITIONS.copy()
-        layer = self.runs.pop()[0]
+        run = self.runs.pop()
         while self.runs:
-            layer = merged(self.runs.pop()[0], layer)
-        return layer.copy()
+            run = self._merge(self.runs.pop(), run)
+        self.runs.append(run)
+        self.spare = NO_POSITIONS
+        layer = self.store[:run[1]]  # the first run starts the store, and a merge starts where its first did
+        return layer.copy() if copy else layer
+
+    def _top(self) -> int:
+        """Where the store's next run goes: just past the last."""
+        return self.runs[-1][0] + self.runs[-1][1] if self.runs else 0
+
+    def _push(self, run: tuple[int, int, int]) -> None:
+        while self.runs and self.runs[-1][2] == run[2]:
+            run = self._merge(self.runs.pop(), run)
+        self.runs.append(run)
+
+    def _merge(self, first: tuple[int, int, int], second: tuple[int, int, int]) -> tuple[int, int, int]:
+        """Two runs side by side made one, in place."""
+        from gridsolver.pegs.kernels import endgame as endgame_kernels
+
+        if len(self.spare) < first[1]:
+            self.spare = np.empty(first[1], dtype=np.uint64)
+        length = endgame_kernels.merge_runs(self.store, first[0], first[1], second[1], self.spare)
+        return first[0], int(length), first[2] + second[2]
+
+
+def physical_memory() -> int:
+    """Bytes of memory the machine has: a bound on the arrays worth asking the system for."""
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 
 
 def deadline_ns(budget: Budget, deadline: float | None) -> int:
@@ -453,11 +493,12 @@ def first_child_in(look: LookUp, layer: np.ndarray, lo: int, hi: int, other: np.
 
     part = layer[:hi]
     buffer = np.empty(max(CHUNK, 4 * len(look.jumps.a)), dtype=np.uint64)  # a position's children fit
+    recent = np.zeros(RECENT, dtype=np.uint64)  # a child kept in a chunk is not looked up again
     stats = np.zeros(3, dtype=np.int64)
     while True:
         stats[1] = 0
         code = endgame_kernels.child_keys(part, lo, look.pre, look.jumps, look.all_holes, look.images,
-                                          look.pagodas, buffer, node_limit, stop_ns, stats)
+                                          look.pagodas, buffer, recent, node_limit, stop_ns, stats)
         if code not in (EXHAUSTED, OUT_OF_MEMORY):
             return int(code), int(stats[0]), lo, int(stats[2])
         chunk = buffer[:stats[1]]

@@ -54,7 +54,6 @@ from gridsolver.pegs.endgame import (
     Meeting,
     deadline_ns,
     first_child_in,
-    merged,
     trend,
 )
 from gridsolver.pegs.rules import Board, Cell
@@ -389,15 +388,18 @@ class SideWorker:
             with self.progress.locked():  # the helper takes no more pieces of it
                 row[NEXT_PIECE] = row[PIECES]
             return None
-        layer = children.union()  # meanwhile the helper, if any, ends its part
+        layer = children.union(copy=False)  # meanwhile the helper, if any, ends its part
         state, size, helped_ns = self.progress.helper(self.me)
         while state == HELPING and not _halted(stop):
             time.sleep(POLL_S)
             state, size, helped_ns = self.progress.helper(self.me)
         if state == HELPED:
             path = _help_path(job.directory, self.me, len(ending.layers))
-            layer = merged(layer, mapped(path, size))
+            fits = children.add(mapped(path, size))
             os.remove(path)
+            if not fits:
+                return None
+            layer = children.union(copy=False)
         elif state != IDLE:  # it failed, or did not end its part in time
             return None
         if len(layer) > most:
@@ -431,7 +433,7 @@ class SideWorker:
                 break
             taken = self.progress.take_piece(other, depth=depth)
         self.ending.nodes += children.nodes  # the meeting's count is the two sides' sum
-        part = children.union() if code == EXHAUSTED else NO_PART
+        part = children.union(copy=False) if code == EXHAUSTED else NO_PART
         part.tofile(_help_path(job.directory, other, depth))
         with self.progress.locked():
             row[HELP_SIZE] = len(part)

@@ -13,16 +13,18 @@ Two uses:
   w(h) > w(S) (any sign) rules out finishing at ``h``; one pagoda may rule out many holes at once.
 
 Each pagoda maximises w(h) - w(S) under the jump constraints and 0 <= w <= 1 (first use) or
--1 <= w <= 1 (second) (``scipy``'s HiGHS, imported when first needed so the command line stays
-fast); before any program, the golden-ratio pagodas toward each hole (:func:`golden_reach`) rule out
-the holes far from every peg. The solver works in floating point, so
-its answer is rounded to fractions, mended where rounding broke a jump constraint, and checked
-exactly (:func:`is_pagoda`, plain Python) before it proves anything; a pagoda that fails the check is
-dropped, never trusted.
+-1 <= w <= 1 (second) (HiGHS through ``highspy``, imported when first needed so the command line
+stays fast; one program per board, its objective changed from goal to goal); before any program, the
+golden-ratio pagodas toward each hole (:func:`golden_reach`) rule out the holes far from every peg.
+The solver works in floating point, so its answer is rounded to fractions, mended where rounding
+broke a jump constraint, and checked exactly (:func:`is_pagoda`, plain Python) before it proves
+anything; a pagoda that fails the check is dropped, never trusted.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
@@ -54,29 +56,93 @@ def lp_pagoda(holes: Sequence[int], jumps: Sequence[Triple], start: int, goal: i
     Maximises w(goal hole) - w(start) over lower <= w <= 1 by linear programming, rounds the weights
     to fractions and keeps them only if :func:`is_pagoda` holds and the goal still outweighs the start.
     """
-    import numpy as np
-    from scipy.optimize import linprog
-    from scipy.sparse import csr_matrix
-
-    column = {h: k for k, h in enumerate(holes)}
-    rows = np.repeat(np.arange(len(jumps)), 3)
-    cols = np.array([column[x] for jump in jumps for x in jump], dtype=np.int64)
-    values = np.tile(np.array([-1.0, -1.0, 1.0]), len(jumps))
-    constraints = csr_matrix((values, (rows, cols)), shape=(len(jumps), len(holes)))
-    cost = np.zeros(len(holes))
-    for h in bit_indices(start):
-        cost[column[h]] += 1.0
-    for h in bit_indices(goal):
-        cost[column[h]] -= 1.0
-    options = {} if seconds is None else {"time_limit": max(0.01, seconds)}
-    found = linprog(cost, A_ub=constraints, b_ub=np.zeros(len(jumps)), bounds=(lower, 1.0), method="highs",
-                    options=options)
-    if found.status != 0 or -found.fun <= 1e-7:
+    found = _program(tuple(holes), tuple(jumps), lower).solve(start, goal, seconds)
+    if found is None:
         return None
-    weights = repaired({h: Fraction(round(float(found.x[column[h]]) * SCALE), SCALE) for h in holes}, jumps)
+    rounded = {h: Fraction(round(x * SCALE), SCALE) for h, x in zip(holes, found, strict=True)}
+    weights = repaired(rounded, jumps)
     if weights is None or not is_pagoda(weights, jumps) or weight(weights, goal) <= weight(weights, start):
         return None
     return weights
+
+
+class PagodaProgram:
+    """The linear program of :func:`lp_pagoda` for one set of holes, jumps and lower bound, made once:
+    from one (start, goal) to the next only the objective changes (a search asks for a program per
+    position of a layer, and building it each time cost several times the solving)."""
+
+    def __init__(self, holes: tuple[int, ...], jumps: tuple[Triple, ...], lower: float) -> None:
+        import highspy
+        import numpy as np
+
+        self.column = {h: k for k, h in enumerate(holes)}
+        self.columns = np.arange(len(holes), dtype=np.int32)
+        self.optimal = highspy.HighsModelStatus.kOptimal
+        rows = len(jumps)
+        model = highspy.HighsLp()
+        model.num_col_, model.num_row_ = len(holes), rows
+        model.col_cost_ = np.zeros(len(holes))
+        model.col_lower_ = np.full(len(holes), lower)
+        model.col_upper_ = np.ones(len(holes))
+        model.row_lower_ = np.full(rows, -highspy.kHighsInf)  # a jump's row: w(c) - w(a) - w(b) <= 0
+        model.row_upper_ = np.zeros(rows)
+        matrix = model.a_matrix_
+        matrix.format_ = highspy.MatrixFormat.kRowwise
+        matrix.start_ = np.arange(0, 3 * rows + 1, 3, dtype=np.int32)
+        matrix.index_ = np.array([self.column[x] for jump in jumps for x in jump], dtype=np.int32)
+        matrix.value_ = np.tile(np.array([-1.0, -1.0, 1.0]), rows)
+        self.solver = _quiet_solver()
+        self.solver.passModel(model)
+
+    def solve(self, start: int, goal: int, seconds: float | None) -> list[float] | None:
+        """The weights (one per hole, in order) maximising w(goal) - w(start), when that is positive."""
+        import numpy as np
+
+        cost = np.zeros(len(self.column))  # minimised: w(start) - w(goal)
+        for h in bit_indices(start):
+            cost[self.column[h]] += 1.0
+        for h in bit_indices(goal):
+            cost[self.column[h]] -= 1.0
+        solver = self.solver
+        solver.clearSolver()  # from scratch: each answer depends on its own start and goal only
+        solver.changeColsCost(len(cost), self.columns, cost)
+        solver.setOptionValue("time_limit", float("inf") if seconds is None else max(0.01, seconds))
+        solver.run()
+        if solver.getModelStatus() != self.optimal or -solver.getInfo().objective_function_value <= 1e-7:
+            return None
+        return [float(x) for x in solver.getSolution().col_value]
+
+
+_PROGRAMS: dict[tuple, PagodaProgram] = {}
+PROGRAMS_KEPT = 8  # programs a process keeps for the boards it searches
+
+
+def _program(holes: tuple[int, ...], jumps: tuple[Triple, ...], lower: float) -> PagodaProgram:
+    key = (holes, jumps, lower)
+    program = _PROGRAMS.pop(key, None) or PagodaProgram(holes, jumps, lower)
+    _PROGRAMS[key] = program  # the most recent last
+    while len(_PROGRAMS) > PROGRAMS_KEPT:
+        del _PROGRAMS[next(iter(_PROGRAMS))]
+    return program
+
+
+def _quiet_solver():  # type: ignore[no-untyped-def]
+    """A HiGHS solver that writes nothing: it prints a banner on standard output as it is made, before
+    any option can silence it, so the process's standard output goes to nowhere meanwhile."""
+    import highspy
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(nowhere, 1)
+        solver = highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(nowhere)
+    solver.setOptionValue("output_flag", False)
+    return solver
 
 
 def repaired(weights: Weights, jumps: Sequence[Triple], passes: int = 50) -> Weights | None:

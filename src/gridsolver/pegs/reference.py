@@ -210,6 +210,23 @@ def child_keys(layer: list[int], pre: tuple[int, ...] | None, jumps: list[tuple[
     return out
 
 
+def without_recent_repeats(keys: list[int], slots: int) -> list[int]:
+    """kernels.endgame.child_keys' table of recent keys in plain Python: ``keys`` in order, less each one
+    equal to the last kept in its slot (the top bits of key * 0x9E3779B97F4A7C15 mod 2^64) of ``slots``
+    slots (a power of two; fewer than two: no table)."""
+    if slots < 2:
+        return list(keys)
+    shift = 64 - (slots.bit_length() - 1)
+    table = [0] * slots
+    kept = []
+    for key in keys:
+        slot = (key * 0x9E3779B97F4A7C15 & (1 << 64) - 1) >> shift
+        if table[slot] != key:
+            kept.append(key)
+        table[slot] = key
+    return kept
+
+
 def child_meeting(layer: list[int], pre: tuple[int, ...] | None, jumps: list[tuple[int, int, int]],
                   all_holes: int, perms: list[tuple[int, ...]], weights: list[list[float]],
                   floors: list[float], keys: set[int]) -> tuple[int, int] | None:

@@ -30,6 +30,7 @@ from gridsolver.core.kernels.table import find_key
 from gridsolver.pegs.kernels.bitboard import CHECK_EVERY, canonical, image_of, mix, new_slot, set_slot
 
 MAX_LOAD = 0.6  # a layer's set is grown past this load (endgame.MAX_LOAD too)
+GOLDEN_MIX = np.uint64(0x9E3779B97F4A7C15)  # child_keys' slot in ``recent``: the top bits of key * this
 
 #: Every jump of the board as three parallel arrays of holes: from ``a[t]`` over ``b[t]`` into ``c[t]``.
 Jumps = namedtuple("Jumps", "a b c")
@@ -315,12 +316,15 @@ def child_meeting(layer, lo, pre, jumps, all_holes, images, pagodas, keys, node_
 
 
 @njit(cache=True)
-def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, node_limit, deadline_ns, stats):
+def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, recent, node_limit, deadline_ns, stats):
     """Write into ``out``, from ``stats[1]`` on, the smallest image under ``images`` of ``flip ^ q`` for
     every child ``q`` (one of ``jumps`` on) of the positions ``p`` of ``layer[lo:]`` (each mapped by
     ``pre[0]`` first when ``pre`` has a row) whose ``flip ^ q`` weighs at least every floor of
     ``pagodas`` (``flip`` is 0, or every hole: then ``flip ^ q`` gains the jump's ``a`` and ``b`` and
-    loses ``c``). Duplicates are written as often as they come.
+    loses ``c``). A key equal to the one last kept in its slot of ``recent`` (a table of a power of two
+    entries, or none) is not written again: siblings share many children, and each repeat left out is
+    one less to sort (a key is never 0, an empty slot's value: a child and its complement both hold a peg).
+    Other repeats are written as often as they come.
 
     Stops before a position whose children might not fit: returns OUT_OF_MEMORY with ``stats[2]`` =
     that position (go on from it once ``out`` is emptied), EXHAUSTED (``stats[2]`` = the layer's end)
@@ -335,6 +339,9 @@ def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, node_limit, de
     both, land, delta, tables, jumped_images = steps(jumps, weights, images, flip != ZERO)
     q_images = np.empty(images.shape[0], dtype=np.uint64)
     legal = np.empty(ntri, dtype=np.bool_)
+    shift = np.uint64(64)  # no table
+    if recent.shape[0] > 0:
+        shift = np.uint64(64 - trailing_zeros(np.uint64(recent.shape[0])))
     for i in range(lo, layer.shape[0]):
         if count + ntri > out.shape[0]:
             return _stopped(stats, nodes, count, i, OUT_OF_MEMORY)
@@ -351,29 +358,62 @@ def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, node_limit, de
                 return _stopped(stats, nodes, count, i, code)
             if _too_light(base, delta, floors, t):
                 continue
-            out[count] = _smallest_jumped(flip ^ p, t, jumps, q_images, jumped_images)
-            count += 1
+            key = _smallest_jumped(flip ^ p, t, jumps, q_images, jumped_images)
+            out[count] = key
+            if shift < 64:
+                slot = np.int64((key * GOLDEN_MIX) >> shift)
+                count += recent[slot] != key  # written, and kept only when new: no branch to mispredict
+                recent[slot] = key
+            else:
+                count += 1
     return _stopped(stats, nodes, count, layer.shape[0], EXHAUSTED)
 
 
 @njit(cache=True)
-def merge_unique(old, new, out):
-    """Write the sorted union of the sorted ``old`` (no repeats) and the sorted ``new`` (repeats
-    allowed) into ``out``, each value once; returns how many."""
+def unique_in_place(values):
+    """Keep each value of the sorted ``values`` once, in order, at its front; returns how many."""
+    if values.shape[0] == 0:
+        return 0
+    kept = 1
+    for i in range(1, values.shape[0]):
+        value = values[i]
+        values[kept] = value  # written every time, kept only when new: no branch to mispredict
+        kept += value != values[kept - 1]
+    return kept
+
+
+@njit(cache=True)
+def merge_runs(store, start, first, second, spare):
+    """Merge two sorted runs without repeats, ``store[start:start + first]`` and the ``second`` values
+    after it, in place: their union, each value once, from ``store[start]`` on; returns its length.
+
+    The first run is copied to ``spare`` (room for ``first`` values) and merged from there with the
+    second where it lies: the output is never ahead of the second run's unread part. Where the copy
+    runs out with nothing dropped, the rest of the second run is already in place."""
+    for k in range(first):
+        spare[k] = store[start + k]
     i = 0
-    j = 0
-    n = 0
-    while i < old.shape[0] or j < new.shape[0]:
-        if j >= new.shape[0] or (i < old.shape[0] and old[i] <= new[j]):
-            value = old[i]
-            i += 1
-        else:
-            value = new[j]
-            j += 1
-        if n == 0 or out[n - 1] != value:
-            out[n] = value
-            n += 1
-    return n
+    j = start + first
+    end = j + second
+    out = start
+    while i < first and j < end:
+        x = spare[i]
+        y = store[j]
+        store[out] = min(x, y)
+        i += x <= y  # both when equal: the value is written once
+        j += y <= x
+        out += 1
+    while i < first:
+        store[out] = spare[i]
+        i += 1
+        out += 1
+    if out == j:
+        return end - start
+    while j < end:
+        store[out] = store[j]
+        j += 1
+        out += 1
+    return out - start
 
 
 STRIDE = 8  # first_common's step through the larger array: one cache line of values
