@@ -93,3 +93,29 @@ def test_published_on_a_big_budget_keeps_time_and_memory():
     result = json.loads(done.stdout)
     assert wall < 2 + 10  # generous: start-up and the replay are outside --time
     assert result["stats"]["peak_memory_mb"] < 400 + 0.1 * memory
+
+
+class Held:
+    """A stopped meeting as :func:`search._table_share` sees it: the positions it keeps in memory."""
+
+    def __init__(self, positions: int) -> None:
+        self.positions = positions
+
+    def held(self) -> int:
+        return self.positions
+
+
+@given(st.integers(0, 1 << 30), st.sampled_from([64.0, 4096.0]))
+def test_the_table_after_a_meeting_fits_beside_the_layers_it_keeps(positions, memory_mb):
+    """Half the memory for the depth-first runs' table, less when the meeting's last layers hold more
+    than that; the two together stay within the budget while the layers leave 10% of it."""
+    budget = Budget(memory_mb=memory_mb)
+    limit = budget.memory_bytes()
+    assert limit is not None
+    share = search._table_share(budget, Held(positions))  # type: ignore[arg-type]
+    held = 8 * positions
+    assert search.TABLE_SHARE_LEAST <= share <= search.TABLE_SHARE
+    if held <= limit / 2 - search.TABLE_SHARE_LEAST * limit:
+        assert share == search.TABLE_SHARE
+    if held <= 0.9 * limit:
+        assert held + share * limit <= limit

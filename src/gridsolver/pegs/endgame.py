@@ -84,97 +84,68 @@ NO_IMAGE = np.zeros((0, 8, 256), dtype=np.uint64)  # the kernels' ``pre`` when p
 NO_POSITIONS = np.zeros(0, dtype=np.uint64)
 
 
-class Children:
-    """The children of a side's positions (:class:`Endgame`), gathered as sorted runs without repeats.
+class Runs:
+    """Sorted runs of positions without repeats, side by side in one array (the store), merged in place.
 
-    The children of a chunk of positions are written out
-    (:func:`gridsolver.pegs.kernels.endgame.child_keys`), sorted and kept once each: a run. Two runs of
-    as many chunks are merged, as a binary counter carries: each child is copied about log2(chunks)
-    times, where merging every chunk into one growing layer copied the layer once a chunk (on the
-    diamond's layers of 40 million positions, 5% faster). :meth:`gather` may be called for several
-    ranges of positions (of any layers of the side); :meth:`union` is the next layer's part they make.
-
-    The runs lie side by side in one array, the store: each chunk is written at its end, and every merge
-    is made in place (:func:`~gridsolver.pegs.kernels.endgame.merge_runs`). A new array for each merge
-    had the system clear its memory first, about log2(chunks) times the layer's (on the diamond, a sixth
-    of the time a layer took). The store is room for twice the positions a layer may hold, and a chunk;
-    the system gives it memory only as the runs reach it.
+    A chunk of children is written at the store's end (:meth:`free`), sorted and kept once each
+    (:meth:`push`): a run. Two runs of as many chunks are merged, as a binary counter carries: each
+    child is copied about log2(chunks) times, where merging every chunk into one growing array copied
+    that array once a chunk (on the diamond's layers of 40 million positions, 5% faster). Merges are
+    made in place (:func:`~gridsolver.pegs.kernels.endgame.merge_runs`): a new array for each would have
+    the system clear fresh memory for it, about log2(chunks) times the layer's in all, where the store's
+    is cleared once. The system gives the store memory only as the runs reach into it.
     """
 
-    def __init__(self, ending: Endgame) -> None:
-        from gridsolver.pegs.kernels import endgame as endgame_kernels
-
-        self.others = ending.others
-        self.jumps = endgame_kernels.Jumps(*ending.tri)
-        self.pagodas = endgame_kernels.Pagodas(ending.weights, ending.floors)
-        self.chunk = max(CHUNK, 4 * len(ending.tri[0]))  # a position's children fit
-        self.store = self.spare = NO_POSITIONS  # made at the first gather, for its ``max_positions``
+    def __init__(self, capacity: int) -> None:
+        self.store = np.empty(capacity, dtype=np.uint64)
+        self.spare = NO_POSITIONS  # a merge's copy of its first run (kept: its memory is touched already)
         self.runs: list[tuple[int, int, int]] = []  # (start, length, chunks), in the store's order
-        self.recent = np.zeros(RECENT, dtype=np.uint64)  # the children last written (child_keys)
-        self.nodes = 0  # jumps made
 
-    def gather(self, layer: np.ndarray, lo: int, hi: int, node_limit: int, stop_ns: int,
-               max_positions: int) -> int:
-        """Add the children of ``layer[lo:hi]``: EXHAUSTED, OUT_OF_MEMORY when a run outgrows
-        ``max_positions`` (or the runs the store), or a budget code."""
+    def top(self) -> int:
+        """Where the next run goes: just past the last."""
+        return self.runs[-1][0] + self.runs[-1][1] if self.runs else 0
+
+    def free(self, size: int) -> np.ndarray:
+        """The ``size`` places past the last run (fewer when the store ends first)."""
+        top = self.top()
+        return self.store[top:top + size]
+
+    def push(self, written: int) -> None:
+        """The first ``written`` places of :meth:`free` (a chunk's children) become a run of their own,
+        merged with the runs before it as the counter carries."""
         from gridsolver.pegs.kernels import endgame as endgame_kernels
 
-        if len(self.store) == 0:
-            most = min(max_positions, physical_memory() // SORTED_BYTES_PER_POSITION)
-            self.store = np.empty(2 * most + self.chunk, dtype=np.uint64)
-        part = layer[:hi]
-        stats = np.zeros(3, dtype=np.int64)
-        stats[0] = self.nodes
-        while lo < hi:
-            top = self._top()
-            if top + self.chunk > len(self.store):
-                return OUT_OF_MEMORY
-            out = self.store[top:top + self.chunk]
-            stats[1] = 0
-            code = endgame_kernels.child_keys(part, lo, NO_IMAGE, self.jumps, np.uint64(0), self.others,
-                                              self.pagodas, out, self.recent, node_limit, stop_ns, stats)
-            self.nodes = int(stats[0])
-            if code not in (EXHAUSTED, OUT_OF_MEMORY):
-                return int(code)
-            written = out[:stats[1]]
-            written.sort()
-            self._push((top, int(endgame_kernels.unique_in_place(written)), 1))
-            if self.runs[0][1] > max_positions:
-                return OUT_OF_MEMORY
-            lo = int(stats[2])
-        return EXHAUSTED
+        top = self.top()
+        chunk = self.store[top:top + written]
+        chunk.sort()
+        run = (top, int(endgame_kernels.unique_in_place(chunk)), 1)
+        while self.runs and self.runs[-1][2] == run[2]:
+            run = self._merge(self.runs.pop(), run)
+        self.runs.append(run)
 
     def add(self, values: np.ndarray) -> bool:
-        """Add the sorted ``values`` (no repeats) as a run of their own (a part of the next layer that
-        another process gathered); False when the store has no room for them."""
-        top = self._top()
+        """Add the sorted ``values`` (no repeats) as a run of their own; False when the store has no room
+        for them."""
+        top = self.top()
         if top + len(values) > len(self.store):
             return False
         self.store[top:top + len(values)] = values
         self.runs.append((top, len(values), 0))
         return True
 
-    def union(self, copy: bool = True) -> np.ndarray:
-        """Every child gathered, sorted, each once: an array of its own, or with ``copy`` False the part of
-        the store that holds it (no copy to make; the store is then not for gathering any more)."""
+    def largest(self) -> int:
+        """The positions of the first run (it holds the most chunks)."""
+        return self.runs[0][1] if self.runs else 0
+
+    def union(self) -> np.ndarray:
+        """Every run merged into one, sorted, each position once: the start of the store (a view)."""
         if not self.runs:
-            return NO_POSITIONS.copy()
+            return self.store[:0]
         run = self.runs.pop()
         while self.runs:
             run = self._merge(self.runs.pop(), run)
         self.runs.append(run)
-        self.spare = NO_POSITIONS
-        layer = self.store[:run[1]]  # the first run starts the store, and a merge starts where its first did
-        return layer.copy() if copy else layer
-
-    def _top(self) -> int:
-        """Where the store's next run goes: just past the last."""
-        return self.runs[-1][0] + self.runs[-1][1] if self.runs else 0
-
-    def _push(self, run: tuple[int, int, int]) -> None:
-        while self.runs and self.runs[-1][2] == run[2]:
-            run = self._merge(self.runs.pop(), run)
-        self.runs.append(run)
+        return self.store[:run[1]]  # the first run starts the store, and a merge starts where its first did
 
     def _merge(self, first: tuple[int, int, int], second: tuple[int, int, int]) -> tuple[int, int, int]:
         """Two runs side by side made one, in place."""
@@ -184,6 +155,70 @@ class Children:
             self.spare = np.empty(first[1], dtype=np.uint64)
         length = endgame_kernels.merge_runs(self.store, first[0], first[1], second[1], self.spare)
         return first[0], int(length), first[2] + second[2]
+
+
+class Children:
+    """The children of a side's positions (:class:`Endgame`), gathered as sorted :class:`Runs` without
+    repeats. :meth:`gather` may be called for several ranges of positions (of any layers of the side);
+    :meth:`union` is the next layer's part they make. The store is room for twice the positions a layer
+    may hold, and a chunk.
+    """
+
+    def __init__(self, ending: Endgame) -> None:
+        from gridsolver.pegs.kernels import endgame as endgame_kernels
+
+        self.others = ending.others
+        self.jumps = endgame_kernels.Jumps(*ending.tri)
+        self.pagodas = endgame_kernels.Pagodas(ending.weights, ending.floors)
+        self.chunk = max(CHUNK, 4 * len(ending.tri[0]))  # a position's children fit
+        self.runs: Runs | None = None  # made at the first gather, for its ``max_positions``
+        self.recent = np.zeros(RECENT, dtype=np.uint64)  # the children last written (child_keys)
+        self.nodes = 0  # jumps made
+
+    def gather(self, layer: np.ndarray, lo: int, hi: int, node_limit: int, stop_ns: int,
+               max_positions: int) -> int:
+        """Add the children of ``layer[lo:hi]``: EXHAUSTED, OUT_OF_MEMORY when a run outgrows
+        ``max_positions`` (or the runs the store), or a budget code."""
+        from gridsolver.pegs.kernels import endgame as endgame_kernels
+
+        if self.runs is None:
+            most = min(max_positions, physical_memory() // SORTED_BYTES_PER_POSITION)
+            self.runs = Runs(2 * most + self.chunk)
+        runs = self.runs
+        part = layer[:hi]
+        stats = np.zeros(3, dtype=np.int64)
+        stats[0] = self.nodes
+        while lo < hi:
+            out = runs.free(self.chunk)
+            if len(out) < self.chunk:
+                return OUT_OF_MEMORY
+            stats[1] = 0
+            code = endgame_kernels.child_keys(part, lo, NO_IMAGE, self.jumps, np.uint64(0), self.others,
+                                              self.pagodas, out, self.recent, node_limit, stop_ns, stats)
+            self.nodes = int(stats[0])
+            if code not in (EXHAUSTED, OUT_OF_MEMORY):
+                return int(code)
+            runs.push(int(stats[1]))
+            if runs.largest() > max_positions:
+                return OUT_OF_MEMORY
+            lo = int(stats[2])
+        return EXHAUSTED
+
+    def add(self, values: np.ndarray) -> bool:
+        """Add the sorted ``values`` (no repeats) as a run of their own (a part of the next layer that
+        another process gathered); False when the store has no room for them."""
+        if self.runs is None:  # the other process gathered every piece
+            self.runs = Runs(len(values))
+        return self.runs.add(values)
+
+    def union(self, copy: bool = True) -> np.ndarray:
+        """Every child gathered, sorted, each once: an array of its own, or with ``copy`` False the part of
+        the store that holds it (no copy to make; the store is then not for gathering any more)."""
+        if self.runs is None:
+            return NO_POSITIONS.copy()
+        layer = self.runs.union()
+        self.runs.spare = NO_POSITIONS  # no more merges but the other process's part: its memory back
+        return layer.copy() if copy else layer
 
 
 def physical_memory() -> int:

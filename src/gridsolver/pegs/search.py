@@ -336,6 +336,8 @@ def report(board: Board, label: str, objective: str, finish: Cell | None, strate
 #: Phase 1 of the most-jumps search under a node budget stops at this many nodes (about the second it
 #: gets under a time budget, at 2 million nodes a second), so that a node budget repeats exactly.
 PHASE_ONE_NODES = 2_000_000
+TABLE_SHARE = 0.5  # of the memory budget: the depth-first runs' table, with nothing else held
+TABLE_SHARE_LEAST = 0.05  # ... and at least this, however much a stopped meeting holds
 
 
 def phase_one_budget(budget: Budget) -> Budget:
@@ -452,7 +454,8 @@ def luby_term(i: int) -> int:
 
 def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, seed: int,
                    target: Cell | None = None, first_limit: int = 20_000, goal: int | None = None,
-                   ending: Endgame | None = None, bank: tuple[np.ndarray, np.ndarray] | None = None):
+                   ending: Endgame | None = None, bank: tuple[np.ndarray, np.ndarray] | None = None,
+                   table_share: float = TABLE_SHARE):
     """Depth-first searches with doubling node limits sharing one table; run 0 follows the
     move-order weights, later runs add noise so they try other lines. A finish search that builds
     its endgame (after ENDGAME_AFTER_NODES) goes on with Luby-sized runs (FINISH_RUN_NODES).
@@ -473,7 +476,7 @@ def _restarted_dfs(board: Board, layout: Layout, perms: list, budget: Budget, se
     if bank is not None:  # exact pagodas (multiples of 2^-24) and their floors, the finish's weights
         pagoda = np.concatenate([pagoda, bank[0]])
         floor = np.concatenate([floor, bank[1]])
-    table = GrowingTable(budget, layout.words)
+    table = GrowingTable(budget, layout.words, share=table_share)
     start = layout.to_words(board.pegs)
     best: list[Jump] = []
     best_path = np.zeros(board.peg_count, dtype=np.int32)
@@ -758,6 +761,7 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int, workers
     ending = None
     bank = None
     extra: dict = {}
+    table_share = TABLE_SHARE
     if meets(board):
         # big boards, one empty hole: breadth-first by jumps from both ends, pruned by pagodas; it may
         # decide the problem, else its backward side is the depth-first runs' endgame and its forward
@@ -772,6 +776,7 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int, workers
             return _finish_both_ways(meeting, layout, perms, budget, seed, extra)
         ending = meeting.backward
         bank = _dense_bank_rows(board, layout, meeting.forward, perms)
+        table_share = _table_share(budget, meeting)
     elif _big(board):
         # big boards: pagodas that rule out positions near the start, for the forward search's cuts
         # (they may rule out every position of a layer: then no game finishes)
@@ -788,7 +793,7 @@ def _solve_finish(board: Board, finish: Cell, budget: Budget, seed: int, workers
         if ending.empty_at is not None:
             proof = _backward_proof(ending, finish)
             return "impossible", None, proof, ending.nodes, None, _endgame_info(ending)
-    own = Phase(board, layout, perms, finish, ending, bank, budget)
+    own = Phase(board, layout, perms, finish, ending, bank, budget, table_share)
     return _depth_first([own], seed, 0 if ending is None else ending.nodes, extra)
 
 
@@ -798,8 +803,19 @@ MEET_TIME_SHARE = 0.25  # of the time left: the two-sided breadth-first search's
 MEET_TIME_MOST = 0.95
 MEET_MEMORY_SHARE = 0.35  # of the memory budget (the depth-first runs' table gets half of it)
 #: ... on the worker processes, which keep in memory only the sides' last layers (the others go to
-#: disk): what is left of it once the search ends is those two layers, and the table still fits
-MEET_MEMORY_SHARE_APART = 0.5
+#: disk): what is left of it once the search ends is those two layers, and the table gets the rest
+#: (:func:`_table_share`). A layer grown by sorting needs three times its size while it is built, so
+#: the diamond's last layer of (1,3)->(7,5), 100 million positions, needs 3 GB of a 4 GB budget.
+MEET_MEMORY_SHARE_APART = 0.75
+
+
+def _table_share(budget: Budget, meeting: endgame.Meeting) -> float:
+    """The depth-first runs' table's share of the memory budget beside a stopped meeting's layers that
+    stay in memory (its sides' last ones: one is the runs' endgame): half, or what those layers leave."""
+    limit = budget.memory_bytes()
+    if not limit:
+        return TABLE_SHARE
+    return max(TABLE_SHARE_LEAST, min(TABLE_SHARE, 1.0 - 8 * meeting.held() / limit - TABLE_SHARE_LEAST))
 
 
 def _meet(board: Board, finish: Cell, budget: Budget, workers: int = 1) -> tuple[Endgame, str]:
@@ -838,6 +854,7 @@ class Phase(NamedTuple):
     ending: Endgame | None
     bank: tuple[np.ndarray, np.ndarray] | None
     budget: Budget
+    table_share: float = TABLE_SHARE  # of the memory budget, for the runs' table of dead positions
 
 
 def _finish_both_ways(meeting: endgame.Meeting, layout: Layout, perms: list, budget: Budget, seed: int,
@@ -851,10 +868,11 @@ def _finish_both_ways(meeting: endgame.Meeting, layout: Layout, perms: list, bud
     board, dual, hole = meeting.board, meeting.dual, meeting.start_hole
     dual_layout = Layout.of(dual, seed)
     dual_perms = fixing(symmetries(dual), dual, hole)
+    share = _table_share(budget, meeting)
     phases = [Phase(board, layout, perms, meeting.finish, meeting.backward,
-                    _dense_bank_rows(board, layout, meeting.forward, perms), budget.split(OWN_SHARE)),
+                    _dense_bank_rows(board, layout, meeting.forward, perms), budget.split(OWN_SHARE), share),
               Phase(dual, dual_layout, dual_perms, hole, meeting.forward,
-                    _dense_bank_rows(dual, dual_layout, meeting.backward, dual_perms), budget)]
+                    _dense_bank_rows(dual, dual_layout, meeting.backward, dual_perms), budget, share)]
     return _depth_first(phases, seed, meeting.nodes(), extra)
 
 
@@ -867,7 +885,7 @@ def _depth_first(phases: list[Phase], seed: int, nodes: int, extra: dict):
     for phase in phases:
         code, jumps, found, runs, entries, info = _restarted_dfs(
             phase.board, phase.layout, phase.perms, phase.budget, seed, target=phase.target,
-            first_limit=200_000, ending=phase.ending, bank=phase.bank)
+            first_limit=200_000, ending=phase.ending, bank=phase.bank, table_share=phase.table_share)
         nodes += found - (0 if phase.ending is None else phase.ending.nodes)  # counted already
         own = phase.board is phases[0].board
         info = {"symmetries": len(phase.perms), "restarts": runs, "table_entries": entries, **info}
