@@ -277,6 +277,10 @@ def _warm_endgame() -> None:
     endgame.Meeting(corner, (1, 1)).run(_warm_budget(), 1 << 27, time.perf_counter() + 0.5)
     one_peg = GAME.read("jumps: orthogonal\n.o")  # no jump to make: the first layers meet at once
     endgame.Meeting(one_peg, (0, 1), pagodas=False).run(_warm_budget(), 1 << 27, time.perf_counter() + 10.0)
+    runs = endgame.Runs(4)  # the tiny board's layers fit one chunk: two runs, merged
+    for value in (2, 1):
+        runs.free(1)[0] = value
+        runs.push(1)
 
 
 def _warm_beam() -> None:
