@@ -44,7 +44,6 @@ This module imports numpy only; the kernels are imported where they run.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -52,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from gridsolver.core.budget import Budget
+from gridsolver.core.game import machine_memory_mb
 from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, OUT_OF_MEMORY, OUT_OF_TIME
 from gridsolver.pegs import rules
 from gridsolver.pegs.geometry import Permutation, canonical, pagoda_for, symmetries
@@ -181,8 +181,8 @@ class Children:
         ``max_positions`` (or the runs the store), or a budget code."""
         from gridsolver.pegs.kernels import endgame as endgame_kernels
 
-        if self.runs is None:
-            most = min(max_positions, physical_memory() // SORTED_BYTES_PER_POSITION)
+        if self.runs is None:  # the store is never asked larger than the machine's memory
+            most = min(max_positions, int(machine_memory_mb() * 2**20) // SORTED_BYTES_PER_POSITION)
             self.runs = Runs(2 * most + self.chunk)
         runs = self.runs
         part = layer[:hi]
@@ -219,11 +219,6 @@ class Children:
         layer = self.runs.union()
         self.runs.spare = NO_POSITIONS  # no more merges but the other process's part: its memory back
         return layer.copy() if copy else layer
-
-
-def physical_memory() -> int:
-    """Bytes of memory the machine has: a bound on the arrays worth asking the system for."""
-    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 
 
 def deadline_ns(budget: Budget, deadline: float | None) -> int:
