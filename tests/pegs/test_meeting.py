@@ -227,3 +227,19 @@ def test_pagoda_byte_tables_weigh_every_weighted_hole(seed, last):
         by_bytes = [sum(tables[k, j, (q >> 8 * j) & 255] for j in range(tables.shape[1])) for k in range(3)]
         by_pegs = [sum(weights[k, bit] for bit in range(64) if q >> bit & 1) for k in range(3)]
         assert by_bytes == by_pegs
+
+
+def test_the_prediction_grows_the_smaller_side_and_prices_the_look_up_apart():
+    meeting = endgame.Meeting(vacated(pegs.named("english"), (2, 3)), (4, 3))
+    meeting.mirror = None  # both sides built, whatever the symmetry
+
+    def side(ending: endgame.Endgame, count: int, last: list[int], seconds: float) -> None:
+        ending.layers = [np.zeros(1, dtype=np.uint64)] * (count - 3) + [np.zeros(n, np.uint64) for n in last]
+        ending.seconds = [0.0] * (count - 1) + [seconds]
+
+    # 31 jumps; the sides' last layers span 13 + 14, so three more layers, then the look-up.
+    # Both grow at 0.2 s a parent, doubling: the backward side (the smaller) grows all three.
+    side(meeting.backward, 14, [100, 200, 400], 40.0)
+    side(meeting.forward, 15, [1000, 2000, 4000], 400.0)
+    grown = 0.2 * (400 + 800 + 1600)
+    assert meeting.eta() == pytest.approx(grown + endgame.LOOK_UP_COST * 0.2 * 3200)

@@ -249,12 +249,14 @@ def test_a_layer_is_claimed_with_the_room_left_or_waits_for_the_room_the_other_s
 def test_the_predicted_work_is_shared_by_the_workers():
     cheap = Outlook(size=10, rate=1.0, growth=2.0, shrink=1.0)
     dear = Outlook(size=1000, rate=1.0, growth=2.0, shrink=1.0)
-    # the cheap side grows its next layer (10 s) and then its 20 children are looked up; two workers
-    assert eta([cheap, dear], 1) == pytest.approx((10 + 20) / 2)
-    assert eta([cheap, dear], 2) == pytest.approx((10 + 20 + 40) / 2)
-    assert eta([cheap], 1) == pytest.approx(10 + 20)
+    # the cheap side grows its next layer (10 s) and then its 20 children are looked up, at a
+    # look-up's cost per parent; two workers
+    look = endgame.LOOK_UP_COST
+    assert eta([cheap, dear], 1) == pytest.approx((10 + 20 * look) / 2)
+    assert eta([cheap, dear], 2) == pytest.approx((10 + 20 + 40 * look) / 2)
+    assert eta([cheap], 1) == pytest.approx(10 + 20 * look)
     # what is left of a layer being grown counts too
-    assert eta([replace(cheap, left=6.0), dear], 0) == pytest.approx((6 + 10) / 2)
+    assert eta([replace(cheap, left=6.0), dear], 0) == pytest.approx(6 / 2 + 10 * look / 2)
 
 
 def test_past_the_first_deadline_a_layer_begins_only_if_the_meeting_should_end_in_time():
