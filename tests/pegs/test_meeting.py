@@ -25,10 +25,10 @@ def bank(rng, rows: int) -> tuple[list[list[float]], list[float]]:
 
 
 @given(st.lists(st.integers(0, (1 << 20) - 1), min_size=1, max_size=30), st.integers(0, 2**32),
-       st.booleans(), st.booleans(), st.sampled_from([0, 2, 16, 1 << 10]))
+       st.booleans(), st.booleans(), st.sampled_from([0, 2, 16, 1 << 10]), st.booleans())
 @settings(max_examples=60, deadline=None)
 def test_child_keys_merge_and_child_meeting_are_their_references(positions, seed, flipped, mapped,
-                                                                 recent_slots):
+                                                                 recent_slots, above):
     from gridsolver.pegs.kernels import endgame as layers
 
     board = named("4x5")
@@ -51,7 +51,7 @@ def test_child_keys_merge_and_child_meeting_are_their_references(positions, seed
     while True:
         stats[1] = 0
         code = layers.child_keys(layer, lo, pre, jumps, np.uint64(flip), ending.images, pagodas, out, recent,
-                                 1 << 40, time.monotonic_ns() + 10**11, stats)
+                                 above, 1 << 40, time.monotonic_ns() + 10**11, stats)
         assert code in (EXHAUSTED, OUT_OF_MEMORY)
         got += out[:stats[1]].tolist()
         calls += 1
@@ -60,7 +60,7 @@ def test_child_keys_merge_and_child_meeting_are_their_references(positions, seed
         lo = int(stats[2])
     triples = ending.dense.triples()
     want = reference.child_keys(positions, dense_mirror if mapped else None, triples, flip, ending.perms,
-                                weights, floors)
+                                weights, floors, above)
     assert got == reference.without_recent_repeats(want, recent_slots)
     # kept once each, then merged in place with a sorted run: the sorted union, once each
     half = sorted(set(rng.choice(want, size=len(want) // 2).tolist())) if want else []
@@ -117,7 +117,7 @@ def test_self_dual_problems_are_found():
 
 
 @pytest.mark.parametrize("chunk", [1 << 23, 1 << 9])
-@pytest.mark.parametrize("name", ["3x6", "4x4"])
+@pytest.mark.parametrize("name", ["3x6", "4x4", "3x5", pytest.param("3x7", marks=pytest.mark.slow)])
 def test_meetings_with_and_without_the_self_dual_shortcut_agree_with_brute_force(name, chunk, monkeypatch):
     """Without pagodas from linear programs (fast): every single-vacancy problem, sorted growth from the
     first layer on, the last look-up in one chunk or many."""
@@ -155,6 +155,51 @@ def test_a_stopped_self_dual_meeting_hands_on_the_mirrored_pagodas():
     for k in range(len(backward.floors)):
         for number, bit in enumerate(dense.bits):
             assert forward.weights[k, dense.number[mirror[bit]]] == backward.weights[k, number]
+
+
+@pytest.mark.parametrize("name", ["3x5", pytest.param("3x7", marks=pytest.mark.slow)])
+def test_a_self_dual_middle_layers_jumps_into_itself_come_in_pairs(name, monkeypatch):
+    """With an odd number of jumps, a self-dual problem looks its middle layer up in itself. Each jump
+    from ``x`` to a child ``y`` in the layer has its partner from ``y`` to ``x``: why the look-up may
+    take only the children at least their parent (``LookUp.above``). Checked jump by jump (pagodas
+    from linear programs on), on every self-dual single-vacancy problem of the board."""
+    from gridsolver.pegs.kernels import endgame as layers
+
+    seen: list[tuple[endgame.LookUp, np.ndarray, np.ndarray]] = []
+    look_up = endgame.Meeting._look_up
+
+    def recorded(self, look, layer, other, budget, stop):
+        seen.append((look, layer, other))
+        return look_up(self, look, layer, other, budget, stop)
+
+    monkeypatch.setattr(endgame.Meeting, "_look_up", recorded)
+    board = named(name)
+    assert board.peg_count % 2 == 0  # an odd number of jumps
+    paired = 0
+    for start, finish in table.single_vacancy_problems(board):
+        problem = vacated(board, start)
+        if endgame.self_dual_symmetry(problem, finish) is None:
+            continue
+        seen.clear()
+        outcome = endgame.Meeting(problem, finish).run(search.Budget(nodes=10**9), 1 << 28,
+                                                       time.perf_counter() + 30)
+        if not seen:  # decided before its last look-up
+            continue
+        look, layer, other = seen[0]
+        assert layer is other and look.above
+        members = set(other.tolist())
+        jumps = set()
+        for x in layer:
+            out = np.zeros(4 * len(look.jumps.a), dtype=np.uint64)
+            stats = np.zeros(3, dtype=np.int64)
+            layers.child_keys(np.array([x]), 0, look.pre, look.jumps, look.all_holes, look.images,
+                              look.pagodas, out, np.zeros(0, dtype=np.uint64), False, 1 << 40,
+                              time.monotonic_ns() + 10**11, stats)
+            jumps |= {(int(x), y) for y in out[:stats[1]].tolist() if y in members}
+        assert all((y, x) in jumps for x, y in jumps)
+        assert (outcome == "found") == bool(jumps)
+        paired += bool(jumps)
+    assert paired > 0
 
 
 @settings(max_examples=300, deadline=None)
@@ -231,7 +276,9 @@ def test_pagoda_byte_tables_weigh_every_weighted_hole(seed, last):
 
 def test_the_prediction_grows_the_smaller_side_and_prices_the_look_up_apart():
     meeting = endgame.Meeting(vacated(pegs.named("english"), (2, 3)), (4, 3))
-    meeting.mirror = None  # both sides built, whatever the symmetry
+    mirror = meeting.mirror
+    assert mirror is not None
+    meeting.mirror = None  # both sides built
 
     def side(ending: endgame.Endgame, count: int, last: list[int], seconds: float) -> None:
         ending.layers = [np.zeros(1, dtype=np.uint64)] * (count - 3) + [np.zeros(n, np.uint64) for n in last]
@@ -243,3 +290,7 @@ def test_the_prediction_grows_the_smaller_side_and_prices_the_look_up_apart():
     side(meeting.forward, 15, [1000, 2000, 4000], 400.0)
     grown = 0.2 * (400 + 800 + 1600)
     assert meeting.eta() == pytest.approx(grown + endgame.LOOK_UP_COST * 0.2 * 3200)
+    # self-dual: the backward side alone, two jumps a layer, then its middle layer looked up in itself
+    meeting.mirror = mirror
+    assert meeting.eta() == pytest.approx(0.2 * (400 + 800) + endgame.look_up_cost(True) * 0.2 * 1600)
+    assert endgame.look_up_cost(True) < endgame.look_up_cost(False) == endgame.LOOK_UP_COST

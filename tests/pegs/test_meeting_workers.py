@@ -257,6 +257,8 @@ def test_the_predicted_work_is_shared_by_the_workers():
     assert eta([cheap], 1) == pytest.approx(10 + 20 * look)
     # what is left of a layer being grown counts too
     assert eta([replace(cheap, left=6.0), dear], 0) == pytest.approx(6 / 2 + 10 * look / 2)
+    # a look-up priced apart (a self-dual middle layer's)
+    assert eta([cheap], 1, 2, look_up=0.5) == pytest.approx((10 + 20 * 0.5) / 2)
 
 
 def test_past_the_first_deadline_a_layer_begins_only_if_the_meeting_should_end_in_time():

@@ -194,7 +194,8 @@ class Children:
                 return OUT_OF_MEMORY
             stats[1] = 0
             code = endgame_kernels.child_keys(part, lo, NO_IMAGE, self.jumps, np.uint64(0), self.others,
-                                              self.pagodas, out, self.recent, node_limit, stop_ns, stats)
+                                              self.pagodas, out, self.recent, False, node_limit, stop_ns,
+                                              stats)
             self.nodes = int(stats[0])
             if code not in (EXHAUSTED, OUT_OF_MEMORY):
                 return int(code)
@@ -501,12 +502,13 @@ def trend(sizes: list[int], seconds: float) -> tuple[float, float, float]:
 class LookUp:
     """How :func:`first_child_in` makes the children of a layer and looks them up in another: see
     :func:`gridsolver.pegs.kernels.endgame.child_keys` for ``pre``, ``jumps``, ``flip`` (``all_holes``),
-    ``images`` and ``pagodas``. :attr:`hit` holds the child found in both, once found."""
+    ``images``, ``pagodas`` and ``above`` (a self-dual problem's look-up of a layer in itself).
+    :attr:`hit` holds the child found in both, once found."""
 
     def __init__(self, pre: np.ndarray, jumps: Any, all_holes: np.uint64, images: np.ndarray,
-                 pagodas: Any) -> None:
+                 pagodas: Any, above: bool = False) -> None:
         self.pre, self.jumps, self.all_holes = pre, jumps, all_holes
-        self.images, self.pagodas = images, pagodas
+        self.images, self.pagodas, self.above = images, pagodas, above
         self.hit = np.zeros(0, dtype=np.uint64)
 
 
@@ -518,6 +520,13 @@ def first_child_in(look: LookUp, layer: np.ndarray, lo: int, hi: int, other: np.
     FOUND: :attr:`LookUp.hit` is a child in both, one of the children of ``layer[chunk start:chunk
     end]``; EXHAUSTED: no child of ``layer[lo:hi]`` is in ``other``; else a budget code (also when
     ``halted()`` says so between two chunks).
+
+    A self-dual problem with an odd number of jumps looks its middle layer up in itself (``other`` is
+    ``layer``), its positions mapped by the symmetry first. Its jumps between the two come in pairs: a
+    game's jump from ``x`` (as a forward position) to a child ``y`` in the layer, read backwards on the
+    complements and mapped by the symmetry, is a game's jump from ``y`` to ``x``. So with
+    :attr:`LookUp.above` only the children at least their parent are looked up: one jump of each pair
+    is, and about half of the keys are sorted.
     """
     from gridsolver.pegs.kernels import endgame as endgame_kernels
 
@@ -528,7 +537,8 @@ def first_child_in(look: LookUp, layer: np.ndarray, lo: int, hi: int, other: np.
     while True:
         stats[1] = 0
         code = endgame_kernels.child_keys(part, lo, look.pre, look.jumps, look.all_holes, look.images,
-                                          look.pagodas, buffer, recent, node_limit, stop_ns, stats)
+                                          look.pagodas, buffer, recent, look.above, node_limit, stop_ns,
+                                          stats)
         if code not in (EXHAUSTED, OUT_OF_MEMORY):
             return int(code), int(stats[0]), lo, int(stats[2])
         chunk = buffer[:stats[1]]
@@ -553,6 +563,15 @@ ETA_MARGIN = 1.25
 #: the predictions measure: it writes, sorts and merges a chunk's children as a growth does, but keeps
 #: none. Measured on the diamond's (1,3)->(4,8), (2,4)->(3,1) and (1,3)->(4,2) on two workers: 0.72-0.80.
 LOOK_UP_COST = 0.8
+#: ... and a self-dual problem's look-up of its middle layer in itself against a plain one: it sorts and
+#: merges only the children at least their parent. Measured by looking 10M parents of (1,3)->(4,8)'s
+#: layer up in the other both ways: 0.53.
+MIDDLE_LOOK_UP_SHARE = 0.53
+
+
+def look_up_cost(middle: bool) -> float:
+    """A look-up's cost per parent against a growth's: of a self-dual ``middle`` layer in itself, or not."""
+    return LOOK_UP_COST * (MIDDLE_LOOK_UP_SHARE if middle else 1.0)
 
 
 class Meeting:
@@ -617,7 +636,7 @@ class Meeting:
     def eta(self) -> float:
         """Predicted seconds to decide the problem from here: each layer still to grow costs its side's
         last seconds per parent, sizes grow by the side's last growth, whose excess over 1 shrinks as it
-        last shrank; then the look-up of the smaller last layer's children (:data:`LOOK_UP_COST`)."""
+        last shrank; then the look-up of the smaller last layer's children (:func:`look_up_cost`)."""
         total = self.board.peg_count - 1
         state: dict[int, list[float]] = {}
         for side in self._sides():
@@ -637,7 +656,8 @@ class Meeting:
             state[id(side)] = [n * growth, rate, 1.0 + (growth - 1.0) * shrink, shrink]
             depths[id(side)] += 1
         smallest = min(state.values(), key=lambda row: row[0])
-        return seconds + LOOK_UP_COST * smallest[1] * smallest[0]
+        middle = self.mirror is not None and (total - 1) % 2 == 0
+        return seconds + look_up_cost(middle) * smallest[1] * smallest[0]
 
     def run(self, budget: Budget, memory_bytes: int, deadline: float, until: float | None = None) -> str:
         """``"found"`` (:attr:`meeting` set), ``"impossible"`` or ``"stopped"`` (budget, memory, deadline:
@@ -737,7 +757,7 @@ class Meeting:
         stop = deadline_ns(budget, deadline)
         if 8 * (CHUNK + self.held()) > memory_bytes:
             return "stopped"
-        look = LookUp(pre, jumps, all_holes, images, pagodas)
+        look = LookUp(pre, jumps, all_holes, images, pagodas, above=self.mirror is not None and k == j)
         code, nodes, lo, hi = self._look_up(look, layer, other, budget, stop)
         self.backward.nodes += nodes
         if code == EXHAUSTED:

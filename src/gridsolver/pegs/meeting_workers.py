@@ -55,6 +55,7 @@ from gridsolver.pegs.endgame import (
     Meeting,
     deadline_ns,
     first_child_in,
+    look_up_cost,
     trend,
 )
 from gridsolver.pegs.rules import Board, Cell
@@ -207,18 +208,19 @@ def outlook(row: np.ndarray, now_ns: int) -> Outlook:
     return seen
 
 
-def eta(sides: list[Outlook], missing: int, workers: int | None = None) -> float:
+def eta(sides: list[Outlook], missing: int, workers: int | None = None,
+        look_up: float = LOOK_UP_COST) -> float:
     """Predicted seconds until the meeting decides, on ``workers`` (one per side in ``sides``) sharing the
     work: what is left of the layers being grown, ``missing`` more layers, each on the side whose next
-    is cheaper (as one core would grow them), then the look-up of the smaller last layer's children
-    (:data:`~gridsolver.pegs.endgame.LOOK_UP_COST`)."""
+    is cheaper (as one core would grow them), then the look-up of the smaller last layer's children at
+    ``look_up`` times a growth's cost per parent (:func:`~gridsolver.pegs.endgame.look_up_cost`)."""
     sides = list(sides)
     work = sum(side.left for side in sides)
     for _ in range(max(0, missing)):
         i = min(range(len(sides)), key=lambda k: sides[k].cost())
         work += sides[i].cost()
         sides[i] = sides[i].grown()
-    work += LOOK_UP_COST * min(sides, key=lambda side: side.size).cost()
+    work += look_up * min(sides, key=lambda side: side.size).cost()
     return work / (workers or len(sides))
 
 
@@ -233,8 +235,9 @@ def plan(progress: np.ndarray, me: int, total: int, now_ns: int, deadline_ns: in
     if self_dual:
         layers = -(-(total - 1 - 2 * int(mine[CLAIMED])) // 2)
         late = now_ns > deadline_ns
-        if layers <= 0 or late and now_ns + ETA_MARGIN_APART * eta([outlook(mine, now_ns)], layers, 2) * 1e9 \
-                > until_ns:
+        look_up = look_up_cost((total - 1) % 2 == 0)  # the middle layer in itself
+        predicted = eta([outlook(mine, now_ns)], layers, 2, look_up)
+        if layers <= 0 or late and now_ns + ETA_MARGIN_APART * predicted * 1e9 > until_ns:
             return STOP
         return GROW
     if theirs[STATE] == EMPTY:

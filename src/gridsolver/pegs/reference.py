@@ -195,18 +195,21 @@ def _light(q: int, weights: list[list[float]], floors: list[float]) -> bool:
 
 
 def child_keys(layer: list[int], pre: tuple[int, ...] | None, jumps: list[tuple[int, int, int]], flip: int,
-               perms: list[tuple[int, ...]], weights: list[list[float]], floors: list[float]) -> list[int]:
+               perms: list[tuple[int, ...]], weights: list[list[float]], floors: list[float],
+               above: bool = False) -> list[int]:
     """kernels.endgame.child_keys in plain Python: for each position of ``layer`` (its image under ``pre``
     first, if any) and each child ``q`` in jump order whose ``flip ^ q`` weighs at least every floor, the
-    smallest image of ``flip ^ q`` under ``perms``."""
+    smallest image of ``flip ^ q`` under ``perms`` (with ``above``: when at least the position as given)."""
     out = []
-    for p in layer:
-        p = p if pre is None else _image(p, pre)
+    for given in layer:
+        p = given if pre is None else _image(given, pre)
         for a, b, c in jumps:
             if p >> a & 1 and p >> b & 1 and not p >> c & 1:
                 q = flip ^ p ^ (1 << a) ^ (1 << b) ^ (1 << c)
                 if not _light(q, weights, floors):
-                    out.append(min(_image(q, perm) for perm in perms))
+                    key = min(_image(q, perm) for perm in perms)
+                    if not above or key >= given:
+                        out.append(key)
     return out
 
 

@@ -324,7 +324,8 @@ def child_meeting(layer, lo, pre, jumps, all_holes, images, pagodas, keys, node_
 
 
 @njit(cache=True)
-def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, recent, node_limit, deadline_ns, stats):
+def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, recent, above, node_limit, deadline_ns,
+               stats):
     """Write into ``out``, from ``stats[1]`` on, the smallest image under ``images`` of ``flip ^ q`` for
     every child ``q`` (one of ``jumps`` on) of the positions ``p`` of ``layer[lo:]`` (each mapped by
     ``pre[0]`` first when ``pre`` has a row) whose ``flip ^ q`` weighs at least every floor of
@@ -332,7 +333,9 @@ def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, recent, node_l
     loses ``c``). A key equal to the one last kept in its slot of ``recent`` (a table of a power of two
     entries, or none) is not written again: siblings share many children, and each repeat left out is
     one less to sort (a key is never 0, an empty slot's value: a child and its complement both hold a peg).
-    Other repeats are written as often as they come.
+    Other repeats are written as often as they come. With ``above``, only the keys at least their
+    parent's value in ``layer`` are written (and remembered); see
+    :func:`gridsolver.pegs.endgame.first_child_in` for why a self-dual look-up needs no others.
 
     Stops before a position whose children might not fit: returns OUT_OF_MEMORY with ``stats[2]`` =
     that position (go on from it once ``out`` is emptied), EXHAUSTED (``stats[2]`` = the layer's end)
@@ -355,6 +358,7 @@ def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, recent, node_l
         if count + ntri > out.shape[0]:
             return _stopped(stats, nodes, count, i, OUT_OF_MEMORY)
         p = _pre_image(layer[i], pre)
+        least = layer[i] if above else ZERO
         _weigh(flip ^ p, tables, base)
         _images(flip ^ p, images, q_images)
         moves = _legal(p, both, land, legal, which)
@@ -368,12 +372,14 @@ def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, recent, node_l
                 continue
             key = _smallest_jumped(flip ^ p, t, jumps, q_images, jumped_images)
             out[count] = key
+            wanted = key >= least
             if shift < 64:
                 slot = np.int64((key * GOLDEN_MIX) >> shift)
-                count += recent[slot] != key  # written, and kept only when new: no branch to mispredict
-                recent[slot] = key
+                # written, and kept only when new and wanted: no branch to mispredict
+                count += (recent[slot] != key) & wanted
+                recent[slot] = key if wanted else recent[slot]
             else:
-                count += 1
+                count += wanted
     return _stopped(stats, nodes, count, layer.shape[0], EXHAUSTED)
 
 
