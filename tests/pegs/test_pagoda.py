@@ -74,6 +74,19 @@ def test_a_kept_program_answers_each_goal_as_a_new_one_would():
     assert sum(found is not None for found in asked) >= 5  # some goals outweigh the start
 
 
+def test_a_kept_programs_time_limit_counts_from_each_call():
+    """HiGHS counts its time limit over all of a solver's runs: a program kept past the seconds a call
+    allows still answers that call."""
+    board = pegs.named("diamond").with_pegs(pegs.named("diamond").holes & ~(1 << 5))
+    holes, jumps = list(rules.bit_indices(board.holes)), rules.triples(board)
+    rng = random.Random(3)
+    goals = [sum(1 << h for h in rng.sample(holes, 6)) for _ in range(40)]
+    kept = pagoda.PagodaProgram(tuple(holes), tuple(jumps), -1.0)
+    unlimited = [kept.solve(board.pegs, goal, None) for goal in goals]
+    allowed = kept.solver.getRunTime() / 4  # less than the runs so far, more than one run needs
+    assert [kept.solve(board.pegs, goal, allowed) for goal in goals] == unlimited
+
+
 def test_linear_programs_print_nothing():
     """HiGHS prints a banner as its first solver is made: a command's standard output (--json) stays clean."""
     code = ("import sys\n"

@@ -106,7 +106,9 @@ class PagodaProgram:
         solver = self.solver
         solver.clearSolver()  # from scratch: each answer depends on its own start and goal only
         solver.changeColsCost(len(cost), self.columns, cost)
-        solver.setOptionValue("time_limit", float("inf") if seconds is None else max(0.01, seconds))
+        # HiGHS's time limit counts all of a solver's runs: this one gets ``seconds`` past those before it
+        limit = float("inf") if seconds is None else solver.getRunTime() + max(0.01, seconds)
+        solver.setOptionValue("time_limit", limit)
         solver.run()
         if solver.getModelStatus() != self.optimal or -solver.getInfo().objective_function_value <= 1e-7:
             return None
