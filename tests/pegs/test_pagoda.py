@@ -59,13 +59,18 @@ def test_a_linear_program_pagoda_holds_on_every_jump():
     assert not pagoda.is_pagoda({**found, far: found[far] + 5}, rules.triples(board))  # the check can fail
 
 
-def test_a_kept_program_answers_each_goal_as_a_new_one_would():
-    """The program made once per board gives every goal the answer a program made for it alone gives: no
-    answer depends on the goals asked before it (the solver starts each from scratch)."""
+def diamond_goals() -> tuple[rules.Board, list[int], list, list[int]]:
+    """A diamond start, its holes and jumps, and 40 goals of six pegs each."""
     board = pegs.named("diamond").with_pegs(pegs.named("diamond").holes & ~(1 << 5))
     holes, jumps = list(rules.bit_indices(board.holes)), rules.triples(board)
     rng = random.Random(3)
-    goals = [sum(1 << h for h in rng.sample(holes, 6)) for _ in range(40)]
+    return board, holes, jumps, [sum(1 << h for h in rng.sample(holes, 6)) for _ in range(40)]
+
+
+def test_a_kept_program_answers_each_goal_as_a_new_one_would():
+    """The program made once per board gives every goal the answer a program made for it alone gives: no
+    answer depends on the goals asked before it (the solver starts each from scratch)."""
+    board, holes, jumps, goals = diamond_goals()
     kept = pagoda.PagodaProgram(tuple(holes), tuple(jumps), -1.0)
     asked = [kept.solve(board.pegs, goal, None) for goal in goals]
     alone = [pagoda.PagodaProgram(tuple(holes), tuple(jumps), -1.0).solve(board.pegs, goal, None)
@@ -77,10 +82,7 @@ def test_a_kept_program_answers_each_goal_as_a_new_one_would():
 def test_a_kept_programs_time_limit_counts_from_each_call():
     """HiGHS counts its time limit over all of a solver's runs: a program kept past the seconds a call
     allows still answers that call."""
-    board = pegs.named("diamond").with_pegs(pegs.named("diamond").holes & ~(1 << 5))
-    holes, jumps = list(rules.bit_indices(board.holes)), rules.triples(board)
-    rng = random.Random(3)
-    goals = [sum(1 << h for h in rng.sample(holes, 6)) for _ in range(40)]
+    board, holes, jumps, goals = diamond_goals()
     kept = pagoda.PagodaProgram(tuple(holes), tuple(jumps), -1.0)
     unlimited = [kept.solve(board.pegs, goal, None) for goal in goals]
     allowed = kept.solver.getRunTime() / 4  # less than the runs so far, more than one run needs
