@@ -569,6 +569,12 @@ LOOK_UP_COST = 0.8
 MIDDLE_LOOK_UP_SHARE = 0.53
 
 
+def middle_in_itself(self_dual: bool, jumps: int) -> bool:
+    """Whether a meeting ends by looking a layer up in itself: a self-dual problem of an odd number of
+    ``jumps`` (its middle layer; see :func:`first_child_in`)."""
+    return self_dual and jumps % 2 == 1
+
+
 def look_up_cost(middle: bool) -> float:
     """A look-up's cost per parent against a growth's: of a self-dual ``middle`` layer in itself, or not."""
     return LOOK_UP_COST * (MIDDLE_LOOK_UP_SHARE if middle else 1.0)
@@ -656,7 +662,7 @@ class Meeting:
             state[id(side)] = [n * growth, rate, 1.0 + (growth - 1.0) * shrink, shrink]
             depths[id(side)] += 1
         smallest = min(state.values(), key=lambda row: row[0])
-        middle = self.mirror is not None and (total - 1) % 2 == 0
+        middle = middle_in_itself(self.mirror is not None, total)
         return seconds + look_up_cost(middle) * smallest[1] * smallest[0]
 
     def run(self, budget: Budget, memory_bytes: int, deadline: float, until: float | None = None) -> str:
@@ -757,7 +763,9 @@ class Meeting:
         stop = deadline_ns(budget, deadline)
         if 8 * (CHUNK + self.held()) > memory_bytes:
             return "stopped"
-        look = LookUp(pre, jumps, all_holes, images, pagodas, above=self.mirror is not None and k == j)
+        above = middle_in_itself(self.mirror is not None, total)
+        assert not above or k == j, "a self-dual meeting of an odd number of jumps meets at its middle"
+        look = LookUp(pre, jumps, all_holes, images, pagodas, above=above)
         code, nodes, lo, hi = self._look_up(look, layer, other, budget, stop)
         self.backward.nodes += nodes
         if code == EXHAUSTED:

@@ -56,6 +56,7 @@ from gridsolver.pegs.endgame import (
     deadline_ns,
     first_child_in,
     look_up_cost,
+    middle_in_itself,
     trend,
 )
 from gridsolver.pegs.rules import Board, Cell
@@ -235,7 +236,7 @@ def plan(progress: np.ndarray, me: int, total: int, now_ns: int, deadline_ns: in
     if self_dual:
         layers = -(-(total - 1 - 2 * int(mine[CLAIMED])) // 2)
         late = now_ns > deadline_ns
-        look_up = look_up_cost((total - 1) % 2 == 0)  # the middle layer in itself
+        look_up = look_up_cost(middle_in_itself(True, total))
         predicted = eta([outlook(mine, now_ns)], layers, 2, look_up)
         if layers <= 0 or late and now_ns + ETA_MARGIN_APART * predicted * 1e9 > until_ns:
             return STOP
