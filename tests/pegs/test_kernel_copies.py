@@ -64,12 +64,12 @@ def test_beam_line_replays_when_its_candidate_buffer_overflows():
 COUNT_SIGNATURES = """
 import json
 import numba
-from gridsolver.core.kernels import table as table_kernels
+from gridsolver.core.kernels import keys, table as table_kernels
 from gridsolver.pegs.kernels import beam, bitboard, dfs, doom, fewest_moves, published, stack
 from gridsolver.pegs.game import GAME
 GAME.warm(None, None)
 found = {name: [str(s) for s in value.signatures]
-         for module in (bitboard, stack, dfs, published, fewest_moves, doom, beam)
+         for module in (bitboard, stack, dfs, published, fewest_moves, doom, beam, keys)
          for name, value in vars(module).items()
          if isinstance(value, numba.core.dispatcher.Dispatcher) and value.signatures}
 found["find_wide"] = [str(s) for s in table_kernels.find_wide.signatures]
@@ -83,7 +83,7 @@ def test_every_kernel_has_one_signature_after_warm_up(tmp_path):
                           env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     signatures = json.loads(done.stdout.splitlines()[-1])
-    assert {"dfs", "beam", "published", "fewest_moves", "find_wide"} <= set(signatures)
+    assert {"dfs", "beam", "published", "fewest_moves", "find_wide", "sort_unique_radix"} <= set(signatures)
     assert len(signatures["_grown"]) == 3  # one per dtype it grows: int64, int32, uint64
     repeated = {name: sigs for name, sigs in signatures.items() if len(sigs) > 1 and name != "_grown"}
     assert repeated == {}

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gridsolver import pegs
+from gridsolver.core.kernels.keys import unique_in_place
 from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, OUT_OF_MEMORY
 from gridsolver.pegs import endgame, reference, rules, search, table
 from gridsolver.pegs.geometry import symmetries
@@ -66,7 +67,7 @@ def test_child_keys_merge_and_child_meeting_are_their_references(positions, seed
     half = sorted(set(rng.choice(want, size=len(want) // 2).tolist())) if want else []
     new = np.sort(np.array(want, dtype=np.uint64))
     store = np.concatenate([np.array(half, dtype=np.uint64), new])
-    kept = layers.unique_in_place(store[len(half):])
+    kept = unique_in_place(store[len(half):])
     assert store[len(half):len(half) + kept].tolist() == sorted(set(want))
     n = layers.merge_runs(store, 0, len(half), kept, np.zeros(len(half), dtype=np.uint64))
     assert store[:n].tolist() == sorted(set(half) | set(want))
@@ -211,7 +212,7 @@ def test_runs_merged_in_place_keep_each_value_once(first, second, before, after)
     from gridsolver.pegs.kernels import endgame as layers
 
     run = np.array(sorted(second), dtype=np.uint64)
-    kept = layers.unique_in_place(run)
+    kept = unique_in_place(run)
     assert run[:kept].tolist() == sorted(set(second))
     mine = sorted(set(first))
     store = np.array([99] * before + mine + run[:kept].tolist() + [77] * after, dtype=np.uint64)

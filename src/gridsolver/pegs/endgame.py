@@ -53,6 +53,7 @@ import numpy as np
 from gridsolver.core.budget import Budget
 from gridsolver.core.game import machine_memory_mb
 from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, OUT_OF_MEMORY, OUT_OF_TIME
+from gridsolver.core.sorting import sort_unique
 from gridsolver.pegs import rules
 from gridsolver.pegs.geometry import Permutation, canonical, pagoda_for, symmetries
 from gridsolver.pegs.meet import Dense, byte_images
@@ -99,6 +100,7 @@ class Runs:
     def __init__(self, capacity: int) -> None:
         self.store = np.empty(capacity, dtype=np.uint64)
         self.spare = NO_POSITIONS  # a merge's copy of its first run (kept: its memory is touched already)
+        self.scratch = NO_POSITIONS  # the sort's copy of a chunk
         self.runs: list[tuple[int, int, int]] = []  # (start, length, chunks), in the store's order
 
     def top(self) -> int:
@@ -113,12 +115,11 @@ class Runs:
     def push(self, written: int) -> None:
         """The first ``written`` places of :meth:`free` (a chunk's children) become a run of their own,
         merged with the runs before it as the counter carries."""
-        from gridsolver.pegs.kernels import endgame as endgame_kernels
-
         top = self.top()
         chunk = self.store[top:top + written]
-        chunk.sort()
-        run = (top, int(endgame_kernels.unique_in_place(chunk)), 1)
+        if len(self.scratch) < written:
+            self.scratch = np.empty(written, dtype=np.uint64)
+        run = (top, sort_unique(chunk, self.scratch), 1)
         while self.runs and self.runs[-1][2] == run[2]:
             run = self._merge(self.runs.pop(), run)
         self.runs.append(run)
@@ -532,6 +533,7 @@ def first_child_in(look: LookUp, layer: np.ndarray, lo: int, hi: int, other: np.
 
     part = layer[:hi]
     buffer = np.empty(max(CHUNK, 4 * len(look.jumps.a)), dtype=np.uint64)  # a position's children fit
+    scratch = np.empty_like(buffer)
     recent = np.zeros(RECENT, dtype=np.uint64)  # a child kept in a chunk is not looked up again
     stats = np.zeros(3, dtype=np.int64)
     while True:
@@ -541,8 +543,7 @@ def first_child_in(look: LookUp, layer: np.ndarray, lo: int, hi: int, other: np.
                                           stats)
         if code not in (EXHAUSTED, OUT_OF_MEMORY):
             return int(code), int(stats[0]), lo, int(stats[2])
-        chunk = buffer[:stats[1]]
-        chunk.sort()  # in place: no new array (and its page faults) a chunk
+        chunk = buffer[:sort_unique(buffer[:stats[1]], scratch)]  # in place: no new array (nor page faults)
         hit = int(endgame_kernels.first_common(chunk, other))
         if hit >= 0:
             look.hit = chunk[hit:hit + 1].copy()

@@ -263,6 +263,7 @@ def _warm_endgame() -> None:
     one side built or both, layers grown by hashing and by sorting, found and impossible."""
     import time
 
+    from gridsolver.core import sorting
     from gridsolver.pegs import endgame
 
     board = GAME.read(WARM_ENDGAME_BOARD)
@@ -281,6 +282,7 @@ def _warm_endgame() -> None:
     for value in (2, 1):
         runs.free(1)[0] = value
         runs.push(1)
+    sorting.radix_is_faster()  # big chunks' sort: compiled, and this machine's choice made
 
 
 def _warm_beam() -> None:

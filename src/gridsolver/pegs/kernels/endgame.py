@@ -384,19 +384,6 @@ def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, recent, above,
 
 
 @njit(cache=True)
-def unique_in_place(values):
-    """Keep each value of the sorted ``values`` once, in order, at its front; returns how many."""
-    if values.shape[0] == 0:
-        return 0
-    kept = 1
-    for i in range(1, values.shape[0]):
-        value = values[i]
-        values[kept] = value  # written every time, kept only when new: no branch to mispredict
-        kept += value != values[kept - 1]
-    return kept
-
-
-@njit(cache=True)
 def merge_runs(store, start, first, second, spare):
     """Merge two sorted runs without repeats, ``store[start:start + first]`` and the ``second`` values
     after it, in place: their union, each value once, from ``store[start]`` on; returns its length.
