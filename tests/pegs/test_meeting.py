@@ -203,6 +203,18 @@ def test_a_self_dual_middle_layers_jumps_into_itself_come_in_pairs(name, monkeyp
     assert paired > 0
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 40), max_size=30), st.lists(st.integers(0, 40), max_size=30))
+def test_two_parts_merged_into_a_third_array_keep_each_value_once(first, second):
+    from gridsolver.pegs.kernels import endgame as layers
+
+    a, b = (np.array(sorted(set(values)), dtype=np.uint64) for values in (first, second))
+    out = np.full(len(a) + len(b) + 2, 99, dtype=np.uint64)
+    n = layers.merge_into(a, b, out)
+    assert out[:n].tolist() == sorted(set(first) | set(second))
+    assert out[n:].tolist() == [99] * (len(out) - n)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 40), max_size=30), st.lists(st.integers(0, 40), max_size=30),
        st.integers(0, 5), st.integers(0, 5))

@@ -309,3 +309,15 @@ def test_the_memory_held_is_the_last_layers_once_the_others_are_on_disk():
     assert meeting.held() == meeting.positions() == 16  # one process: every layer in memory
     meeting.stored = "/somewhere/on/disk"
     assert meeting.held() == 7 + 4
+
+
+@pytest.mark.parametrize("own, part", [([1, 4, 9], [2, 4, 10, 11]), ([], [3, 5]), ([7], []), ([], [])])
+def test_the_two_parts_of_a_layer_are_merged_into_its_file_once_each(tmp_path, own, part):
+    """The claimer's part and the helper's, each sorted without repeats, become the layer in its own
+    file, mapped from there, so that it is not written again."""
+    path = str(tmp_path / "layer")
+    layer = meeting_workers.merged_file(np.array(own, dtype=np.uint64), np.array(part, dtype=np.uint64), path)
+    assert layer.tolist() == sorted(set(own) | set(part))
+    assert os.path.getsize(path) == 8 * len(layer)
+    if len(layer):
+        assert path_of(layer) == os.path.abspath(path)

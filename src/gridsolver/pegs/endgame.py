@@ -124,16 +124,6 @@ class Runs:
             run = self._merge(self.runs.pop(), run)
         self.runs.append(run)
 
-    def add(self, values: np.ndarray) -> bool:
-        """Add the sorted ``values`` (no repeats) as a run of their own; False when the store has no room
-        for them."""
-        top = self.top()
-        if top + len(values) > len(self.store):
-            return False
-        self.store[top:top + len(values)] = values
-        self.runs.append((top, len(values), 0))
-        return True
-
     def largest(self) -> int:
         """The positions of the first run (it holds the most chunks)."""
         return self.runs[0][1] if self.runs else 0
@@ -206,20 +196,13 @@ class Children:
             lo = int(stats[2])
         return EXHAUSTED
 
-    def add(self, values: np.ndarray) -> bool:
-        """Add the sorted ``values`` (no repeats) as a run of their own (a part of the next layer that
-        another process gathered); False when the store has no room for them."""
-        if self.runs is None:  # the other process gathered every piece
-            self.runs = Runs(len(values))
-        return self.runs.add(values)
-
     def union(self, copy: bool = True) -> np.ndarray:
         """Every child gathered, sorted, each once: an array of its own, or with ``copy`` False the part of
         the store that holds it (no copy to make; the store is then not for gathering any more)."""
         if self.runs is None:
             return NO_POSITIONS.copy()
         layer = self.runs.union()
-        self.runs.spare = NO_POSITIONS  # no more merges but the other process's part: its memory back
+        self.runs.spare = NO_POSITIONS  # no more merges: its memory back
         return layer.copy() if copy else layer
 
 

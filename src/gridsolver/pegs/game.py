@@ -263,8 +263,11 @@ def _warm_endgame() -> None:
     one side built or both, layers grown by hashing and by sorting, found and impossible."""
     import time
 
+    import numpy as np
+
     from gridsolver.core import sorting
     from gridsolver.pegs import endgame
+    from gridsolver.pegs.kernels import endgame as endgame_kernels
 
     board = GAME.read(WARM_ENDGAME_BOARD)
     for one_side in (True, False):
@@ -283,6 +286,8 @@ def _warm_endgame() -> None:
         runs.free(1)[0] = value
         runs.push(1)
     sorting.radix_is_faster()  # big chunks' sort: compiled, and this machine's choice made
+    part = np.ones(1, dtype=np.uint64)  # and the merge of a layer's two parts grown by two workers
+    endgame_kernels.merge_into(part, part, np.empty(2, dtype=np.uint64))
 
 
 def _warm_beam() -> None:

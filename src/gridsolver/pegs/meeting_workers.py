@@ -13,7 +13,8 @@ layers must end up ``pegs - 2`` jumps apart, and the layers grown are those one 
 a free side claims the next layer when its own is predicted no dearer than the other side's next;
 otherwise it helps. A big layer is grown in pieces of its parents (:data:`PIECE` each), which the
 side that claimed it and the other, when free, take in turn; each gathers its pieces' children into
-sorted runs (:class:`~gridsolver.pegs.endgame.Children`) and the claimer merges the two parts. So both
+sorted runs (:class:`~gridsolver.pegs.endgame.Children`) and the claimer merges the two parts straight
+into the layer's file (:func:`merged_file`). So both
 cores work until the sides meet, whichever side the layers are on. Past the meeting's first
 deadline a layer is claimed only when the whole meeting is predicted to end before its last one
 (:func:`eta`, as :meth:`Meeting.eta` on one core). The answer does not depend on which side grew
@@ -311,13 +312,32 @@ def path_of(layer: np.ndarray) -> str | None:
     return getattr(layer.base, "filename", None)
 
 
+def merged_file(own: np.ndarray, part: np.ndarray, path: str) -> np.ndarray:
+    """The union of two sorted parts of a layer (each without repeats) written straight into the
+    layer's file ``path``, and mapped from it: neither part is copied first, and the layer is written
+    once."""
+    from gridsolver.pegs.kernels import endgame as endgame_kernels
+
+    room = len(own) + len(part)
+    if room == 0:
+        NO_PART.tofile(path)
+        return mapped(path, 0)
+    out = np.memmap(path, dtype=np.uint64, mode="w+", shape=(room,))
+    size = int(endgame_kernels.merge_into(own, part, out.view(np.ndarray)))
+    del out
+    os.truncate(path, 8 * size)
+    return mapped(path, size)
+
+
 def _to_file(ending: Endgame, job: SideJob) -> None:
-    """The last layer written to its file and mapped from it instead (its memory given back); the one
-    before it, needed now only to rebuild a game, moved to the directory on disk."""
+    """The last layer written to its file (unless it is mapped from there already) and mapped from it
+    instead (its memory given back); the one before it, needed now only to rebuild a game, moved to
+    the directory on disk."""
     k = len(ending.layers) - 1
     path = layer_path(job.directory, job.side, k)
-    ending.layers[-1].tofile(path)
-    ending.layers[-1] = mapped(path, len(ending.layers[-1]))
+    if path_of(ending.layers[-1]) != os.path.abspath(path):
+        ending.layers[-1].tofile(path)
+        ending.layers[-1] = mapped(path, len(ending.layers[-1]))
     if k > 0:
         source, target = layer_path(job.directory, job.side, k - 1), layer_path(job.stored, job.side, k - 1)
         shutil.copyfile(source, target)
@@ -399,13 +419,11 @@ class SideWorker:
         while state == HELPING and not _halted(stop):
             time.sleep(POLL_S)
             state, size, helped_ns = self.progress.helper(self.me)
-        if state == HELPED:
-            path = _help_path(job.directory, self.me, len(ending.layers))
-            fits = children.add(mapped(path, size))
+        if state == HELPED:  # the two parts merged into the layer's file
+            k = len(ending.layers)
+            path = _help_path(job.directory, self.me, k)
+            layer = merged_file(layer, mapped(path, size), layer_path(job.directory, self.me, k))
             os.remove(path)
-            if not fits:
-                return None
-            layer = children.union(copy=False)
         elif state != IDLE:  # it failed, or did not end its part in time
             return None
         if len(layer) > most:

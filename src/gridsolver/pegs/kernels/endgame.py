@@ -417,6 +417,33 @@ def merge_runs(store, start, first, second, spare):
     return out - start
 
 
+@njit(cache=True)
+def merge_into(a, b, out):
+    """The union of the sorted ``a`` and ``b`` (each without repeats), each value once, written to
+    ``out`` (room for both); returns its length."""
+    i = 0
+    j = 0
+    n = 0
+    na = a.shape[0]
+    nb = b.shape[0]
+    while i < na and j < nb:
+        x = a[i]
+        y = b[j]
+        out[n] = min(x, y)
+        i += x <= y  # both when equal: the value is written once
+        j += y <= x
+        n += 1
+    while i < na:
+        out[n] = a[i]
+        i += 1
+        n += 1
+    while j < nb:
+        out[n] = b[j]
+        j += 1
+        n += 1
+    return n
+
+
 STRIDE = 8  # first_common's step through the larger array: one cache line of values
 
 
