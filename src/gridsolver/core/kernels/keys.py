@@ -1,11 +1,11 @@
 """Sorted 64-bit keys, each kept once: a radix sort, and repeats dropped from sorted keys.
 
 numpy's sort of uint64 is vectorised per processor, and how well differs a
-lot: on some processors with AVX-512 its compressing stores are microcode,
-and it sorts several times slower than on others (67 against 12 ns a key
+lot: on some processors with AVX-512 its compressing stores are slow, and
+it sorts several times slower than on others (about 67 against 12 ns a key
 for 8 million keys with those instructions and without, on one machine).
-This sort costs about the same everywhere (about 11 ns a key on that
-machine): one pass deals the keys into buckets by their top bits, each
+This sort does not depend on them (about 14 ns a key there, its repeats
+dropped): one pass deals the keys into buckets by their top bits, each
 bucket small enough for the cache (about 2,000 keys), and each bucket is
 then sorted by its low bits a digit at a time (least significant first),
 and its repeats dropped while it is still in the cache.
