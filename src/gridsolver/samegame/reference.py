@@ -70,7 +70,8 @@ def tabu_value(board: Board, points: int, tabu: int, weights: Sequence[int]) -> 
 
     The weights (eighths of a point) are those of
     :data:`gridsolver.samegame.kernels.beam.TABU_WEIGHTS`, in order: the other
-    colours' groups ((size - 2)^2 each), their counts ((count - 2)^2 each), the
+    colours' groups ((size - 2)^2 each), their counts ((count - 2)^2 each, times
+    the sum of the colour's groups' squared sizes over its count squared), the
     clearing bonus while no colour has a single cell left, minus per colour
     with a single cell left, minus per single cell of another colour, minus per
     tabu group beyond the first, the tabu colour's groups ((size - 2)^2 each)
@@ -86,8 +87,13 @@ def tabu_value(board: Board, points: int, tabu: int, weights: Sequence[int]) -> 
     value -= singles_w * sum(1 for g in others if len(g) == 1)
     counts = board.colour_counts()
     for colour, count in counts.items():
-        if count > 2:
-            value += (tabu_whole_w if colour == tabu else potential_w) * rules.move_score(count)
+        if count <= 2:
+            continue
+        if colour == tabu:
+            value += tabu_whole_w * rules.move_score(count)
+        else:
+            joined = sum(len(g) ** 2 for g in found if board.grid[g[0]] == colour)
+            value += potential_w * rules.move_score(count) * joined // count**2
     stranded = sum(1 for count in counts.values() if count == 1)
     value += clear_w if stranded == 0 else -stranded_w * stranded
     value -= split_w * max(0, len(tabu_groups) - 1)

@@ -152,7 +152,10 @@ def beam_search(start, width, height, zob, beam_width, penalty, deadline_ns, nod
 # -- the tabu beam: whole positions ranked by what they can still give -----------------------------
 # weights of :func:`tabu_value`, in eighths of a point (indices into the ``weights`` array)
 W_GROUPS = 0  # the other colours' current groups, (size - 2)^2 each
-W_POTENTIAL = 1  # the other colours' counts, (count - 2)^2 each (each colour in one group: optimistic)
+#: the other colours' counts, (count - 2)^2 each, times how joined each colour is already (the sum of
+#: its groups' squared sizes over its count squared: 1 once it is one group, when the term is the
+#: points it would give)
+W_POTENTIAL = 1
 W_CLEAR = 2  # the clearing bonus while no colour is down to one cell
 W_STRANDED = 3  # per colour down to one cell (never cleared)
 W_SINGLES = 4  # per single cell of another colour than the tabu one
@@ -161,7 +164,7 @@ W_TABU_GROUPS = 6  # the tabu colour's current groups, (size - 2)^2 each
 W_TABU_WHOLE = 7  # the tabu colour in one group, (count - 2)^2
 N_WEIGHTS = 8
 # tuned on standard positions 1-10 (see the research notes)
-TABU_WEIGHTS = (8, 1, 8000, 0, 300, 600, 4, 4)
+TABU_WEIGHTS = (8, 4, 8000, 0, 300, 600, 4, 4)
 
 
 @njit(cache=True)
@@ -169,7 +172,8 @@ def tabu_value(cells, width, height, points, tabu, weights, counts, label, sizes
     """What a position is worth, in eighths of a point (larger is better), and whether it is a game end.
 
     ``points`` so far, plus the tabu colour taken last in one group ((count - 2)^2), plus the
-    weighted other colours' groups and counts, the clearing bonus while no colour has one cell left,
+    weighted other colours' groups and counts (each count's term scaled by how joined the colour is:
+    :data:`W_POTENTIAL`), the clearing bonus while no colour has one cell left,
     and penalties for colours down to one cell, single cells and the tabu colour in several groups.
     A game end is worth its exact points.
     """
@@ -180,8 +184,10 @@ def tabu_value(cells, width, height, points, tabu, weights, counts, label, sizes
     tabu_groups = 0
     tabu_value_now = 0
     movable = False
+    squares = np.zeros(counts.shape[0], np.int64)  # each colour's groups' squared sizes, summed
     for g in range(ng):
         s = sizes[g]
+        squares[cells[reps[g]]] += s * s
         if s >= 2:
             movable = True
         if cells[reps[g]] == tabu:
@@ -208,7 +214,7 @@ def tabu_value(cells, width, height, points, tabu, weights, counts, label, sizes
             if k == tabu:
                 value += weights[W_TABU_WHOLE] * (c - 2) * (c - 2)
             else:
-                value += weights[W_POTENTIAL] * (c - 2) * (c - 2)
+                value += weights[W_POTENTIAL] * (c - 2) * (c - 2) * squares[k] // (c * c)
     if stranded == 0:
         value += weights[W_CLEAR]
     value -= weights[W_STRANDED] * stranded
