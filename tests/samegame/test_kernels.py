@@ -97,5 +97,6 @@ def test_tabu_value_matches_the_reference():
     scratch = np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32)
     weights = (8, 2, 8000, 4000, 300, 600, 4, 4)
     value, over = tabu_value(cells, b.width, b.height, 17, 1, np.array(weights, np.int64),
-                             np.zeros(MAX_COLOURS_CODE, np.int64), *scratch)
+                             np.zeros(MAX_COLOURS_CODE, np.int64), np.full(MAX_COLOURS_CODE, 9, np.int64),
+                             *scratch)
     assert not over and value == reference.tabu_value(b, 17, 1, weights)

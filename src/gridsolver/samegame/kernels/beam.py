@@ -168,7 +168,7 @@ TABU_WEIGHTS = (8, 4, 8000, 0, 300, 600, 4, 4)
 
 
 @njit(cache=True)
-def tabu_value(cells, width, height, points, tabu, weights, counts, label, sizes, reps, stack):
+def tabu_value(cells, width, height, points, tabu, weights, counts, squares, label, sizes, reps, stack):
     """What a position is worth, in eighths of a point (larger is better), and whether it is a game end.
 
     ``points`` so far, plus the tabu colour taken last in one group ((count - 2)^2), plus the
@@ -184,7 +184,8 @@ def tabu_value(cells, width, height, points, tabu, weights, counts, label, sizes
     tabu_groups = 0
     tabu_value_now = 0
     movable = False
-    squares = np.zeros(counts.shape[0], np.int64)  # each colour's groups' squared sizes, summed
+    for k in range(squares.shape[0]):  # each colour's groups' squared sizes, summed
+        squares[k] = 0
     for g in range(ng):
         s = sizes[g]
         squares[cells[reps[g]]] += s * s
@@ -271,6 +272,7 @@ def tabu_beam(start, width, height, zob, plan, table, best_path, deadline_ns, no
     beam_width, penalty, tabu, weights, per_parent, playouts, endgame_groups, endgame_nodes = plan
     n = width * height
     levels, kids, points, groups, ranking, child, counts, roll, rseq = score_beam(beam_width, n)
+    squares = np.zeros_like(counts)  # tabu_value's per colour
     stack = groups.stack
     kept = np.zeros(beam_width, np.int32)
     line = np.empty(n, np.int32)
@@ -307,7 +309,7 @@ def tabu_beam(start, width, height, zob, plan, table, best_path, deadline_ns, no
                 copy_prefix(child, s, n)
                 remove_at(child, width, height, move, stack)
                 gained = cur_points[b] + (groups.sizes[g] - 2) * (groups.sizes[g] - 2)
-                value, over = tabu_value(child, width, height, gained, tabu, weights, counts,
+                value, over = tabu_value(child, width, height, gained, tabu, weights, counts, squares,
                                          ranking.label, ranking.sizes, ranking.reps, stack)
                 nodes += 1
                 if over:
