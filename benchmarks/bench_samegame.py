@@ -38,7 +38,7 @@ def seeds() -> list[int]:
 
 def play_set(boards: list, per_position: float, seed: int) -> dict:
     """Every position once with ``seed``: scores, clears, playouts and seconds of search."""
-    scores, found_by, cleared, nodes, endgame, searched, method = [], [], 0, 0, 0, 0.0, ""
+    scores, found_by, cleared, nodes, endgame, tail, searched, method = [], [], 0, 0, 0, 0, 0.0, ""
     for board in boards:
         # the public solve replays every game under the rules before it sets verified
         result = game.solve(board, time=per_position, memory=4096, workers=WORKERS, seed=seed)
@@ -48,12 +48,13 @@ def play_set(boards: list, per_position: float, seed: int) -> dict:
         cleared += bool(result.details["cleared"])
         nodes += int(result.stats.nodes)
         endgame += int(result.details.get("endgame_nodes", 0))
+        tail += int(result.details.get("tail_nodes", 0))
         searched += float(result.stats.elapsed_s)
         method = result.details["method"]
         print(f"seed {seed} position {len(scores)}: {result.score} ({result.details['found_by']})",
               file=sys.stderr, flush=True)
     return {"scores": scores, "found_by": found_by, "cleared": cleared, "nodes": nodes, "endgame": endgame,
-            "searched": searched,
+            "tail": tail, "searched": searched,
             "method": method}
 
 
@@ -94,7 +95,7 @@ def report(name: str, boards: list, numbers: list[int], per_position: float, goa
                       "playouts per position", "wall (min)", "commit", "date"])
     for row in kept:
         seed, run = row["key"]["seed"], row["data"]
-        playouts = run["nodes"] - run["endgame"]
+        playouts = run["nodes"] - run["endgame"] - run.get("tail", 0)
         seconds = run["searched"] or 1.0
         per_seed.add(seed, len(boards), per_position, WORKERS, run["method"], sum(run["scores"]),
                      min(run["scores"]), f"{run['cleared']}/{len(boards)}", round(playouts / seconds),

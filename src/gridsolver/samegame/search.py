@@ -6,8 +6,9 @@ and whose own objective subtracts the end penalty, so that it aims at
 clearing (:data:`NRPA_GUIDE_PENALTY`). Unless
 one colour dominates, every candidate colour is first rated by a short run,
 and the workers then take the best rated colours, one each
-(:func:`plan_tabu`). Each worker then solves the ending of its best game
-exactly (:func:`polish_ending`). The best game of
+(:func:`plan_tabu`). Each worker then re-searches the tail of its best game
+with the tabu beam (:func:`polish_tail`) and solves its ending exactly
+(:func:`polish_ending`). The best game of
 all runs wins. A Monte-Carlo beam, the tabu beam and level-2 nested
 Monte-Carlo search remain available (``method``); docs/clickomania.md has
 the measurements that chose.
@@ -72,6 +73,12 @@ RATING_SHARE = 0.3  # of the time, for rating the candidate tabu colours (all ro
 RATED_COLOURS = 4  # the most frequent colours (and ties with the last) that get a rating run
 DOMINANT = 1.15  # a colour with this many times the cells of any other is every worker's tabu colour
 POLISH_SHARE = 0.05  # of a SameGame worker's time, kept for solving its best game's ending exactly
+# Of an NRPA worker's time, kept before that for re-searching its best game's tail with the tabu beam. On the
+# 60 s games of tuning positions 1-10 (seed 4) 3 s of it gained 90 points in all, 9 s 114 and 30 s no more;
+# each colour in turn as the beam's tabu colour, not only the game's own, gained less (40 and 62).
+TAIL_SHARE = 0.05
+TAIL_BEAM_START = 1024  # the tail's first beam width (doubled after each sweep of the whole game) ...
+TAIL_BEAM_MAX = 8192  # ... up to this one (30 MB on a 15 x 15 board; 30 s reached 2,048 on those games)
 POLISH_TABLE_BITS = 20  # 2^20 positions (20 MB) at most in the endgame table
 # A board of at most this many cells is first searched exactly from the start, with this share of the time
 # and a table of up to 2^EXACT_TABLE_BITS positions: when that search finishes, its game is optimal and
@@ -108,7 +115,8 @@ class SameGameTask:
 
 class Outcome(NamedTuple):
     """What a worker found: its best game, the work done (``nodes``, of which ``endgame_nodes`` went
-    to solving its best game's ending exactly), and (for ratings) its NRPA state."""
+    to solving its best game's ending exactly and ``tail_nodes`` to re-searching its tail with the tabu
+    beam), and (for ratings) its NRPA state."""
 
     points: int
     moves: list[Move]
@@ -116,6 +124,7 @@ class Outcome(NamedTuple):
     how: str
     nrpa_state: tuple[np.ndarray, ...] | None = None
     endgame_nodes: int = 0
+    tail_nodes: int = 0
 
 
 def _nrpa_bytes(n: int, level: int) -> int:
@@ -184,6 +193,59 @@ def polish_ending(cells: np.ndarray, width: int, height: int, seq: np.ndarray, p
                 best_points = prefix[t] + int(value)
                 best_seq = np.concatenate([best_seq[:t], line[:length]])
     return best_points, best_seq, nodes
+
+
+def polish_tail(cells: np.ndarray, width: int, height: int, seq: np.ndarray, tabu: int, penalty: bool,
+                deadline_ns: int, node_limit: int, memory_bytes: int | None) -> tuple[int, np.ndarray, int]:
+    """Replace the tail of the game ``seq`` by a tabu beam's game from the same position when that scores
+    more.
+
+    Sweeps the game from its last position back to its first, running
+    :func:`~gridsolver.samegame.kernels.beam.tabu_beam` (tabu colour ``tabu``) from each; a better game
+    found from move k keeps the first k moves and takes the beam's. A sweep that reaches the start
+    begins again at twice the width, up to :data:`TAIL_BEAM_MAX`. NRPA's games are strongest in their
+    openings (from the first 20 moves of a level-3 game a beam scores far less than the game), while
+    late positions are cheap for the beam, which sometimes finds a better ending than the policy learnt.
+    Stops at ``deadline_ns``, after ``node_limit`` beam nodes, after the sweep at the widest width, or
+    at the width that half of ``memory_bytes`` holds. Returns (points, moves, nodes).
+    """
+    n = width * height
+    zob = zobrist_table(n)
+    table = endgame_table(4, memory_bytes)  # required by the kernel; the tail's beams solve no endings
+    cap = TAIL_BEAM_MAX if memory_bytes is None else max(1, min(TAIL_BEAM_MAX,
+                                                                memory_bytes // 2 // _beam_state_bytes(n)))
+    best_seq = np.asarray(seq, np.int32).copy()
+    best_points = line_points(cells, width, height, best_seq, penalty)
+    path = np.zeros(n, np.int32)
+    stack = np.empty(n, np.int32)
+    nodes = 0
+    beam_width = min(TAIL_BEAM_START, cap)
+    while True:
+        states, prefix = [cells.copy()], [0]
+        for index in best_seq:
+            state = states[-1].copy()
+            prefix.append(prefix[-1] + (remove_at(state, width, height, index, stack) - 2) ** 2)
+            states.append(state)
+        for k in range(len(best_seq) - 1, -1, -1):
+            if nodes >= node_limit or not interrupt.time_left(deadline_ns):
+                return best_points, best_seq, nodes
+            plan = tabu_plan(beam_width, penalty, tabu, TABU_WEIGHTS)
+            value, length, used, done = tabu_beam(states[k], width, height, zob, plan, table, path,
+                                                  interrupt.capped(deadline_ns), node_limit - nodes)
+            nodes += used
+            if length >= 0 and prefix[k] - value > best_points:
+                best_points = prefix[k] - int(value)
+                best_seq = np.concatenate([best_seq[:k], path[:length]])
+            if not done:
+                return best_points, best_seq, nodes
+        if beam_width >= cap:
+            return best_points, best_seq, nodes
+        beam_width = min(cap, beam_width * 2)
+
+
+def _beam_state_bytes(n: int) -> int:
+    """What one position of a beam of ``n``-cell boards takes (its cells, groups and bookkeeping)."""
+    return 2 * n + (n // 2 + 1) * 20 + 8 * (n // 2 + 2) + 20
 
 
 def exact_game(cells: np.ndarray, width: int, height: int, penalty: bool, deadline_ns: int,
@@ -269,12 +331,12 @@ def samegame_worker(task: SameGameTask) -> Outcome:
     best_points, best_moves, how = -(1 << 40), [], ""
     nodes = 0
     endgame_nodes = 0
+    tail_nodes = 0
     guided = task.penalty or task.guide  # NRPA's own objective
     too_big = task.memory_bytes is not None and _nrpa_bytes(n, task.level) > task.memory_bytes
     if task.method == "nrpa" and too_big:
         task = replace(task, method="mcbeam")  # NRPA's arrays do not fit: the beam sizes itself to memory
-    per_state = 2 * n + (n // 2 + 1) * 20 + 8 * (n // 2 + 2) + 20
-    cap = 1 << 20 if task.memory_bytes is None else max(1, task.memory_bytes // 2 // per_state)
+    cap = 1 << 20 if task.memory_bytes is None else max(1, task.memory_bytes // 2 // _beam_state_bytes(n))
     if task.method == "beam":
         seed_numba_random(task.seed % 2**31)
         polish_from = task.deadline_ns - int(POLISH_SHARE * max(0, task.deadline_ns - time.monotonic_ns()))
@@ -333,12 +395,14 @@ def samegame_worker(task: SameGameTask) -> Outcome:
             points = line_points(cells, width, height, path[:length], task.penalty)
             return Outcome(points, path_to_moves(path, length, height), nodes, how, state)
     elif task.method == "nrpa":
-        polish_from = task.deadline_ns - int(POLISH_SHARE * max(0, task.deadline_ns - time.monotonic_ns()))
+        left_ns = max(0, task.deadline_ns - time.monotonic_ns())
+        polish_from = task.deadline_ns - int(POLISH_SHARE * left_ns)
+        tail_from = polish_from - int(TAIL_SHARE * left_ns)
         points, best_seq = -(1 << 40), path[:0].copy()
         runs = 1 if task.resume is not None else task.runs
         for run in range(runs):  # independent runs, each an equal share of what is left
             share = runs - run
-            deadline = time.monotonic_ns() + max(0, polish_from - time.monotonic_ns()) // share
+            deadline = time.monotonic_ns() + max(0, tail_from - time.monotonic_ns()) // share
             seed = (task.seed + 104_729 * run) % 2**31
             state = nrpa_state(n, task.level) if task.resume is None else task.resume
             limit = (task.node_limit - nodes) // share
@@ -355,6 +419,10 @@ def samegame_worker(task: SameGameTask) -> Outcome:
                 if task.resume is not None:
                     how += ", going on from its rating run"
         if len(best_seq) > 0:
+            points, best_seq, how, used = _polish_tail(cells, width, height, task, polish_from, points,
+                                                       best_seq, how, task.node_limit - nodes)
+            nodes += used
+            tail_nodes += used
             points, best_seq, how, used = _polish_best(cells, width, height, task, points, best_seq, how,
                                                        task.node_limit - nodes)
             nodes += used
@@ -375,7 +443,23 @@ def samegame_worker(task: SameGameTask) -> Outcome:
     if not best_moves and best_points < 0:
         points, length, _ = nmcs(cells, width, height, 0, task.penalty, task.seed % 2**31, 0, path)
         best_points, best_moves, how = int(points), path_to_moves(path, length, height), "one playout"
-    return Outcome(best_points, best_moves, nodes, how, endgame_nodes=endgame_nodes)
+    return Outcome(best_points, best_moves, nodes, how, endgame_nodes=endgame_nodes, tail_nodes=tail_nodes)
+
+
+def _polish_tail(cells: np.ndarray, width: int, height: int, task: SameGameTask, deadline_ns: int,
+                 points: int, best_seq: np.ndarray, how: str,
+                 nodes_left: int) -> tuple[int, np.ndarray, str, int]:
+    """The best game with its tail re-searched by the tabu beam until ``deadline_ns`` when that scores
+    more (:func:`polish_tail`, the task's tabu colour): (points, moves, how it was found, nodes used)."""
+    tabu = task.tabu if task.tabu >= 0 else _most_frequent(Board(task.grid))
+    polished, polished_seq, used = polish_tail(cells, width, height, best_seq, tabu, task.penalty,
+                                               interrupt.capped(deadline_ns), nodes_left, task.memory_bytes)
+    watch.call_ended(used)
+    if polished > points:
+        how += f", tail re-searched by the tabu beam (+{polished - points})"
+        points, best_seq = polished, polished_seq
+        watch.improved(points, _moves_of(best_seq, height))
+    return points, best_seq, how, used
 
 
 def _polish_best(cells: np.ndarray, width: int, height: int, task: SameGameTask, points: int,
@@ -542,7 +626,7 @@ def solve_samegame(board: Board, budget: Budget, *, workers: int = 1, cluster: s
     details = {"cleared": cells_left == 0, "cells_left": cells_left,
                "moves": len(moves), "found_by": how, "workers": workers,
                "end_penalty": penalty, "method": method, "worker_scores": [o.points for o in outcomes],
-               "endgame_nodes": endgame_nodes}
+               "endgame_nodes": endgame_nodes, "tail_nodes": sum(o.tail_nodes for o in outcomes)}
     if method == "nrpa" and nrpa_fits:
         details["nrpa_level"] = level
         details["tabu_colours"] = [rules.ALPHABET[c] for c in tabus]
