@@ -114,7 +114,9 @@ def report(name: str, boards: list, numbers: list[int], per_position: float, goa
                         "--seed S`; every game replayed under the rules. Playouts/s: NRPA's playouts (rating "
                         "runs included) over the seconds of search, both workers together; endgame nodes/s: "
                         "the nodes of the exact endgame searches that end each worker's time, counted "
-                        "apart. The report seeds (1, 2, 3) were never used for tuning.")
+                        "apart, as are the tabu beam's nodes that re-search the tail of each worker's game "
+                        "before them (in runs that have it). The report seeds (1, 2, 3) were never used "
+                        "for tuning.")
     for seed, run in runs.items():
         spread.notes.append(f"Seed {seed} per position: " + ", ".join(str(s) for s in run["scores"]) + ".")
     by_position = Table("SameGame standard set, position by position",
