@@ -452,26 +452,28 @@ def _polish_tail(cells: np.ndarray, width: int, height: int, task: SameGameTask,
     """The best game with its tail re-searched by the tabu beam until ``deadline_ns`` when that scores
     more (:func:`polish_tail`, the task's tabu colour): (points, moves, how it was found, nodes used)."""
     tabu = task.tabu if task.tabu >= 0 else _most_frequent(Board(task.grid))
-    polished, polished_seq, used = polish_tail(cells, width, height, best_seq, tabu, task.penalty,
-                                               interrupt.capped(deadline_ns), nodes_left, task.memory_bytes)
-    watch.call_ended(used)
-    if polished > points:
-        how += f", tail re-searched by the tabu beam (+{polished - points})"
-        points, best_seq = polished, polished_seq
-        watch.improved(points, _moves_of(best_seq, height))
-    return points, best_seq, how, used
+    found = polish_tail(cells, width, height, best_seq, tabu, task.penalty, interrupt.capped(deadline_ns),
+                        nodes_left, task.memory_bytes)
+    return _keep_better(points, best_seq, how, found, "tail re-searched by the tabu beam", height)
 
 
 def _polish_best(cells: np.ndarray, width: int, height: int, task: SameGameTask, points: int,
                  best_seq: np.ndarray, how: str, nodes_left: int) -> tuple[int, np.ndarray, str, int]:
     """The best game with its ending solved exactly when that scores more (:func:`polish_ending`):
     (points, moves, how it was found, endgame nodes used)."""
-    polished, polished_seq, used = polish_ending(cells, width, height, best_seq, task.penalty,
-                                                 interrupt.capped(task.deadline_ns), nodes_left,
-                                                 task.memory_bytes)
+    found = polish_ending(cells, width, height, best_seq, task.penalty, interrupt.capped(task.deadline_ns),
+                          nodes_left, task.memory_bytes)
+    return _keep_better(points, best_seq, how, found, "ending solved exactly", height)
+
+
+def _keep_better(points: int, best_seq: np.ndarray, how: str, found: tuple[int, np.ndarray, int], what: str,
+                 height: int) -> tuple[int, np.ndarray, str, int]:
+    """A polisher's ``found`` (points, moves, nodes) in place of the best game when it scores more, ``how``
+    then saying that ``what`` added the difference: (points, moves, how, nodes)."""
+    polished, polished_seq, used = found
     watch.call_ended(used)
     if polished > points:
-        how += f", ending solved exactly (+{polished - points})"
+        how += f", {what} (+{polished - points})"
         points, best_seq = polished, polished_seq
         watch.improved(points, _moves_of(best_seq, height))
     return points, best_seq, how, used
