@@ -116,15 +116,19 @@ def _warm_solve(method: str) -> None:
 
     from gridsolver.clickomania.kernels.groups import to_cells
     from gridsolver.core.budget import NO_LIMIT
-    from gridsolver.samegame.search import exact_game, polish_ending, solve_samegame
+    from gridsolver.samegame.search import exact_game, polish_ending, polish_tail, solve_samegame
 
     board = GAME.read(WARM_BOARD)
     # the method itself, not the exact search that solves so small a board first (warmed below: its
     # kernels are the ending's)
-    solve_samegame(board, Budget(time_s=None, memory_mb=16.0, nodes=WARM_NODES), method=method,
-                   exact_first=False)
+    played = solve_samegame(board, Budget(time_s=None, memory_mb=16.0, nodes=WARM_NODES), method=method,
+                            exact_first=False)
     if method == "nrpa":  # the whole ending from the start: the exact search improves on nothing played
         polish_ending(to_cells(board.grid), board.width, board.height, np.zeros(0, np.int32), False,
                       NO_LIMIT, NO_LIMIT, None)
+        # the tail's beam, which the playouts' node budget left no nodes for above
+        game = np.array([col * board.height + board.height - 1 - row for row, col in played.solution or []],
+                        np.int32)
+        polish_tail(to_cells(board.grid), board.width, board.height, game, 0, False, NO_LIMIT, 1000, None)
     # a small board is searched exactly from the start, whatever the method
     exact_game(to_cells(board.grid), board.width, board.height, False, NO_LIMIT, NO_LIMIT, None)
