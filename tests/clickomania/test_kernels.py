@@ -17,6 +17,7 @@ from gridsolver.clickomania.kernels.exact import exact_search
 from gridsolver.clickomania.kernels.groups import (
     find_groups,
     index_to_move,
+    move_to_index,
     remove_at,
     to_cells,
     to_grid,
@@ -159,3 +160,10 @@ def test_clear_beam_sequences_replay_to_its_value_with_any_tie_breaks():
         assert replayed.cells_left == value and replayed.game_over
         values.add(int(value))
     assert min(values) < 126
+
+
+@given(st.integers(1, 64), st.integers(1, 64), st.data())
+def test_move_to_index_inverts_index_to_move(width, height, data):
+    row, col = data.draw(st.integers(0, height - 1)), data.draw(st.integers(0, width - 1))
+    index = move_to_index(row, col, height)
+    assert index == cell_index((row, col), height) and index_to_move(index, height) == (row, col)

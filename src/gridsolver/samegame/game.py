@@ -114,7 +114,7 @@ def _warm_solve(method: str) -> None:
     """A whole solve of :data:`WARM_BOARD` by ``method`` here, with what follows the search."""
     import numpy as np
 
-    from gridsolver.clickomania.kernels.groups import to_cells
+    from gridsolver.clickomania.kernels.groups import move_to_index, to_cells
     from gridsolver.core.budget import NO_LIMIT
     from gridsolver.samegame.search import exact_game, polish_ending, polish_tail, solve_samegame
 
@@ -127,8 +127,7 @@ def _warm_solve(method: str) -> None:
         polish_ending(to_cells(board.grid), board.width, board.height, np.zeros(0, np.int32), False,
                       NO_LIMIT, NO_LIMIT, None)
         # the tail's beam, which the playouts' node budget left no nodes for above
-        game = np.array([col * board.height + board.height - 1 - row for row, col in played.solution or []],
-                        np.int32)
+        game = np.array([move_to_index(r, c, board.height) for r, c in played.solution or []], np.int32)
         polish_tail(to_cells(board.grid), board.width, board.height, game, 0, False, NO_LIMIT, 1000, None)
     # a small board is searched exactly from the start, whatever the method
     exact_game(to_cells(board.grid), board.width, board.height, False, NO_LIMIT, NO_LIMIT, None)

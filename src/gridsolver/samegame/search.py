@@ -31,6 +31,7 @@ from gridsolver.clickomania import rules
 from gridsolver.clickomania.kernels.groups import (
     EMPTY,
     MAX_COLOURS_CODE,
+    move_to_index,
     path_to_moves,
     remove_at,
     to_cells,
@@ -511,7 +512,7 @@ def _cells_left(board: Board, moves: list[Move]) -> int:
     cells = to_cells(board.grid)
     stack = np.empty(cells.shape[0], np.int32)
     for row, col in moves:
-        remove_at(cells, board.width, board.height, col * board.height + board.height - 1 - row, stack)
+        remove_at(cells, board.width, board.height, move_to_index(row, col, board.height), stack)
     return int((cells != EMPTY).sum())
 
 

@@ -39,6 +39,12 @@ def index_to_move(index: int, height: int) -> tuple[int, int]:
     return height - 1 - h, col
 
 
+def move_to_index(row: int, col: int, height: int) -> int:
+    """Kernel cell index of the move (``row``, ``col``), rows counted from the top (inverse of
+    :func:`index_to_move`)."""
+    return col * height + height - 1 - row
+
+
 def path_to_moves(path: np.ndarray, length: int, height: int) -> list[tuple[int, int]]:
     """The moves (row, column) of the first ``length`` kernel cells of ``path``."""
     return [index_to_move(i, height) for i in path[:length]]
