@@ -155,3 +155,46 @@ def test_ctrl_c_with_items_queued_and_running_past_the_wind_down_logs_no_crash(c
         parallel_map(delayed, items, workers=2, on_result=press_ctrl_c)
     assert stopped.value.done == {0: 0}
     assert not [r for r in caplog.records if r.levelno >= 40], [r.getMessage() for r in caplog.records]
+
+
+class _SchedulerGoneAfter:
+    """A Dask client stand-in whose scheduler answers ``answers`` times, then is gone."""
+
+    def __init__(self, answers: int) -> None:
+        self.answers = answers
+
+    def processing(self) -> dict[str, list[str]]:
+        if self.answers == 0:
+            raise ConnectionResetError(104, "Connection reset by peer")  # what Dask's CommClosedError is
+        self.answers -= 1
+        return {"tcp://w1": ["a"]}
+
+
+def test_a_scheduler_gone_between_two_polls_leaves_the_worker_watch_quiet(capsys):
+    """The scheduler killed after a poll saw the futures pending: the watch's next look cannot reach it
+    and leaves the map's next poll to find the cancelled futures (it once raised Dask's CommClosedError
+    from there, past ClusterLost)."""
+    from gridsolver.core import parallel
+
+    watch = parallel._WorkerWatch(_SchedulerGoneAfter(answers=2), {"a": 0})
+    watch.look({0})
+    watch.next_look = 0.0
+    watch.look({0})  # the scheduler is gone now
+    assert watch.running == {"tcp://w1": {0}}
+    watch.last_look()
+    assert capsys.readouterr().err == ""  # no worker was lost: the scheduler was
+
+
+@pytest.mark.parametrize(("message", "cause"), [
+    ("<gridsolver.core.parallel._Task object at 0x7f-1fb0-12 cancelled for reason: "
+     "scheduler-connection-lost.", "scheduler-connection-lost"),
+    ("in <TCP (closed)>: ConnectionResetError: [Errno 104]\nmore", "in <TCP (closed)>: ConnectionResetError: "
+     "[Errno 104]"),
+    ("", "CancelledError"),
+])
+def test_a_lost_cluster_names_its_cause_in_a_few_words(message, cause):
+    from concurrent.futures import CancelledError
+
+    from gridsolver.core.parallel import _short_cause
+
+    assert _short_cause(CancelledError(message) if message else CancelledError()) == cause

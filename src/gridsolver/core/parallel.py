@@ -379,7 +379,12 @@ class _WorkerWatch:
         if now < self.next_look:
             return
         self.next_look = now + WATCH_S
-        processing = self.client.processing()
+        try:
+            processing = self.client.processing()
+        except (OSError, TimeoutError):
+            # the scheduler went away after the last poll: the client cancels every future it holds,
+            # and the map's next poll says so with what finished
+            return
         self.workers |= set(processing)
         for worker in set(self.running) - set(processing):
             # items it held that have not come back: they were on it when it went
@@ -405,6 +410,14 @@ class _WorkerWatch:
                   "again on other workers", file=sys.stderr, flush=True)
 
 
+def _short_cause(exc: BaseException) -> str:
+    """Why a future ended, in a few words: Dask's own reason when it gives one (its message also
+    names the task object and key, of no use to a user), else the first line of the message."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    _, said, reason = text.partition("reason: ")
+    return (reason.rstrip(".") if said and reason else text)[:200]
+
+
 def _result_of(future: Any, address: str, done: dict[int, object]) -> object:
     """A finished future's result; :class:`ClusterLost` when it ended because the scheduler went away
     (the client cancels every future it holds once it cannot reach the scheduler again)."""
@@ -415,7 +428,7 @@ def _result_of(future: Any, address: str, done: dict[int, object]) -> object:
     except (CancelledError, OSError, TimeoutError) as exc:
         if interrupt.requested():
             raise
-        cause = type(exc).__name__ if not str(exc) else str(exc).splitlines()[0][:200]
+        cause = _short_cause(exc)
         raise ClusterLost(address, done, cause) from None
 
 
