@@ -19,7 +19,7 @@ import statistics
 import time
 
 from gridsolver import pegs
-from gridsolver.pegs import generate, geometry, search
+from gridsolver.pegs import depth_first, generate, geometry, jumps
 from gridsolver.pegs.table import single_vacancy_problems, table_job
 from runner import Table
 
@@ -154,7 +154,7 @@ def comesolo_sparse(quick: bool) -> Table:
                   result.details.get("beam_runs_stopped_doomed", "-"), round(result.stats.elapsed_s, 1),
                   round(result.stats.peak_memory_mb))
     table.notes.append("Default strategy, --seed 1, default memory budget; the pagoda bound takes at most "
-                       f"{search.PAGODA_SHARE:g} of the time ({search.PAGODA_MAX_S:g} s at most). A beam "
+                       f"{jumps.PAGODA_SHARE:g} of the time ({jumps.PAGODA_MAX_S:g} s at most). A beam "
                        "run stops early once every position it keeps has doomed pegs (pegs no other can "
                        "ever come next to) enough that it cannot beat the best line.")
     return table
@@ -223,7 +223,7 @@ def european_single_vacancy(quick: bool) -> list[Table]:
                         f"{EUROPEAN_MEMORY_MB:g} --seed 0, one at a time in one process.")
     pairs.notes.append("Endgame: the finish search's table of every position with that many pegs that "
                        "can still finish (the dual search backwards from the finish, pegs.endgame), built "
-                       f"only after {search.ENDGAME_AFTER_NODES:,} nodes without a finish; '-': solved "
+                       f"only after {depth_first.ENDGAME_AFTER_NODES:,} nodes without a finish; '-': solved "
                        "before that. Times on a loaded machine (2 cores shared with other jobs).")
     return [starts, pairs]
 

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from gridsolver import pegs
 from gridsolver.core.budget import Budget
 from gridsolver.core.game import machine_memory_mb
-from gridsolver.pegs import generate, reference, rules, search
+from gridsolver.pegs import depth_first, generate, jumps, moves, reference, rules
+from gridsolver.pegs import finish as finish_search
 from tests.pegs.test_kernels import SETTINGS, boards
 
 named = pegs.named
@@ -37,7 +38,7 @@ def test_published_arrays_follow_the_positions_met_not_the_budget():
 
 def test_published_limits_fit_the_budget():
     for memory_mb, words in ((8, 1), (512, 1), (4096, 15)):
-        positions, seen_slots = search.published_limits(memory_mb << 20, words)
+        positions, seen_slots = jumps.published_limits(memory_mb << 20, words)
         per_position = 8 * words + 24 + 12
         # the ceilings, with one array being doubled (1.5x), stay within 60% of the memory
         assert 1.5 * (positions * per_position + 8 * seen_slots) <= 0.6 * (memory_mb << 20)
@@ -69,8 +70,8 @@ def test_deepening_with_a_growing_table_matches_reference(board, with_finish, da
     if board.peg_count < 2:
         return
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(search, "MOVES_FIRST_SLOTS", 1 << 4)
-        status, jumps, *_ = search._solve_moves_deepening(board, finish, Budget(time_s=30, memory_mb=64))
+        patch.setattr(moves, "MOVES_FIRST_SLOTS", 1 << 4)
+        status, jumps, *_ = moves.solve_moves_deepening(board, finish, Budget(time_s=30, memory_mb=64))
     expected = reference.fewest_moves(board, None if finish is None else board.index(finish))
     if expected is None:
         assert status == "impossible"
@@ -96,7 +97,8 @@ def test_published_on_a_big_budget_keeps_time_and_memory():
 
 
 class Held:
-    """A stopped meeting as :func:`search._table_share` sees it: the positions it keeps in memory."""
+    """A stopped meeting as :func:`gridsolver.pegs.finish.table_share_beside` sees it: the positions it
+    keeps in memory."""
 
     def __init__(self, positions: int) -> None:
         self.positions = positions
@@ -112,10 +114,10 @@ def test_the_table_after_a_meeting_fits_beside_the_layers_it_keeps(positions, me
     budget = Budget(memory_mb=memory_mb)
     limit = budget.memory_bytes()
     assert limit is not None
-    share = search._table_share(budget, Held(positions))  # type: ignore[arg-type]
+    share = finish_search.table_share_beside(budget, Held(positions))  # type: ignore[arg-type]
     held = 8 * positions
-    assert search.TABLE_SHARE_LEAST <= share <= search.TABLE_SHARE
-    if held <= limit / 2 - search.TABLE_SHARE_LEAST * limit:
-        assert share == search.TABLE_SHARE
+    assert depth_first.TABLE_SHARE_LEAST <= share <= depth_first.TABLE_SHARE
+    if held <= limit / 2 - depth_first.TABLE_SHARE_LEAST * limit:
+        assert share == depth_first.TABLE_SHARE
     if held <= 0.9 * limit:
         assert held + share * limit <= limit

@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gridsolver import pegs
-from gridsolver.pegs import endgame, pagoda, reference, rules, search, table
+from gridsolver.core.budget import Budget
+from gridsolver.pegs import endgame, pagoda, reference, rules, table
+from gridsolver.pegs import finish as finish_search
 from gridsolver.pegs.geometry import fixing, symmetries, transform
 from tests.pegs.test_rules import named
 
@@ -22,7 +24,7 @@ def vacated(board: rules.Board, cell: rules.Cell) -> rules.Board:
 def banks_at_once(monkeypatch):
     """Every board takes the big boards' path: pagodas near the start, then the endgame pruned by pagodas
     before the first forward run."""
-    monkeypatch.setattr(search, "ENDGAME_AT_ONCE_HOLES", 0)
+    monkeypatch.setattr(finish_search, "ENDGAME_AT_ONCE_HOLES", 0)
 
 
 @pytest.mark.parametrize("name", ["3x6", "4x4", pytest.param("4x5", marks=pytest.mark.slow)])
@@ -65,7 +67,7 @@ def test_an_endgame_layer_pruned_by_pagodas_keeps_every_reachable_finisher():
     board = vacated(named("4x4"), (0, 1))
     finish = (3, 1)
     plain, pruned = endgame.Endgame(board, finish), endgame.Endgame(board, finish, pagodas=True)
-    budget = search.Budget(nodes=10**9)
+    budget = Budget(nodes=10**9)
     plain.build(budget, 60.0, 1 << 26, board.peg_count - 1)
     pruned.build(budget, 60.0, 1 << 26, board.peg_count - 1)
     reachable = reference.reachable_by_pegs(board)
@@ -129,7 +131,7 @@ def test_a_meeting_decides_small_problems_as_brute_force_does(name):
         problem = vacated(board, start)
         meeting = endgame.Meeting(problem, finish)
         # a 5 s deadline: at most 1 s of linear programs (the search itself takes milliseconds)
-        outcome = meeting.run(search.Budget(nodes=10**9), 1 << 28, time.perf_counter() + 5)
+        outcome = meeting.run(Budget(nodes=10**9), 1 << 28, time.perf_counter() + 5)
         possible = problem.pegs in reference.finishers(board, board.index(finish))
         assert outcome == ("found" if possible else "impossible"), (start, finish)
         if outcome == "found":

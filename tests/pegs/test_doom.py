@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from gridsolver.core.kernels.stops import DOOMED
-from gridsolver.pegs import generate, geometry, rules, search
+from gridsolver.pegs import generate, geometry, jumps, rules
 from gridsolver.pegs.kernels import beam, doom
+from gridsolver.pegs.layout import Doom, Layout, Ranking, centroid
 from tests.pegs.test_pagoda import every_position
 
 
@@ -67,28 +68,28 @@ def test_kernel_counts_the_doomed_pegs_of_the_reference(jump_rule):
     for seed in range(12):
         rows, cols, density = rng.randint(4, 12), rng.randint(4, 12), rng.choice([0.1, 0.2, 0.3])
         board = small_board(rows, cols, density, seed, jump_rule)
-        layout = search.Layout.of(board)
+        layout = Layout.of(board)
         size = layout.words * 64
         pull = geometry.pull_matrix(board, size)
         totals = np.zeros(size)
         doom.pull_totals(layout.to_words(board.pegs), pull, totals)
         expected = geometry.doomed_pegs(board, board.pegs)
         assert doom.count_doomed(layout.to_words(board.pegs), totals, layout.offsets) == len(expected)
-        assert search.doomed_cells(board, board.pegs, pull) == expected
+        assert jumps.doomed_cells(board, board.pegs, pull) == expected
 
 
 @pytest.mark.slow  # a 20x20 board: 10 s cold
 def test_the_beam_stops_only_when_every_kept_position_is_doomed():
     board = generate.random_board(20, 20, 0.5, seed=1000)  # sparse: the beam strands a corner peg early
-    layout = search.Layout.of(board)
+    layout = Layout.of(board)
     pull = geometry.pull_matrix(board, layout.words * 64)
-    phi = search.spread(board, layout, search.centroid(board))
+    phi = jumps.spread(board, layout, centroid(board))
 
     def run(stop_pegs: int) -> tuple[int, int, int]:
         path = np.zeros(board.peg_count, dtype=np.int32)
         stats = np.zeros(3, dtype=np.int64)
-        ranking = search.Ranking.of(phi, 1.0, 0.5, 4, 0.3)
-        doom_stop = search.Doom.of(pull, stop_pegs)
+        ranking = Ranking.of(phi, 1.0, 0.5, 4, 0.3)
+        doom_stop = Doom.of(pull, stop_pegs)
         code = beam.beam(layout.to_words(board.pegs), layout.geometry, ranking, doom_stop, 4, 1, 10**9, 2**62,
                          path, stats)
         line = [layout.decode(c) for c in path[:int(stats[1])]]
@@ -107,7 +108,7 @@ def test_the_beam_stops_only_when_every_kept_position_is_doomed():
 
 def test_the_next_centre_aims_at_the_doomed_peg_of_a_stopped_run():
     board = generate.random_board(10, 10, 0.5, seed=1000)
-    middle = search.centroid(board)
-    shift = search.BEAM_SHIFT
+    middle = centroid(board)
+    shift = jumps.BEAM_SHIFT
     expected = (middle[0] + shift * (9 - middle[0]), middle[1] + shift * (0 - middle[1]))
-    assert search.toward_stranded(board, [], middle, [(9, 0)]) == pytest.approx(expected)
+    assert jumps.toward_stranded(board, [], middle, [(9, 0)]) == pytest.approx(expected)

@@ -4,8 +4,10 @@ import numpy as np
 import pytest
 
 from gridsolver import pegs
+from gridsolver.core.budget import Budget
 from gridsolver.core.kernels.stops import EXHAUSTED
-from gridsolver.pegs import endgame, reference, rules, search, table
+from gridsolver.pegs import depth_first, endgame, reference, rules, table
+from gridsolver.pegs.layout import Layout
 from gridsolver.pegs.meet import byte_images
 from tests.pegs.test_rules import named
 
@@ -48,7 +50,7 @@ def test_a_layer_of_the_kernel_is_the_reference_layer():
 def test_a_set_too_small_grows_and_the_layer_comes_out_the_same():
     board = vacated(named("5x5"), (0, 0))
     big, small = endgame.Endgame(board, (2, 2)), endgame.Endgame(board, (2, 2))
-    budget = search.Budget(nodes=10**9)
+    budget = Budget(nodes=10**9)
     for _ in range(6):
         assert big.grow(budget, 1 << 20)
     for _ in range(6):
@@ -73,7 +75,7 @@ SLOW_4X5 = pytest.mark.slow  # 4x5 cases take 4-5 s each cold: the default suite
 def test_the_endgame_holds_exactly_the_reachable_positions_that_can_finish(name, vacancy, finish):
     board = vacated(named(name), vacancy)
     ending = endgame.Endgame(board, finish)
-    ending.build(search.Budget(nodes=10**9), 60.0, 1 << 26, board.peg_count - 1)
+    ending.build(Budget(nodes=10**9), 60.0, 1 << 26, board.peg_count - 1)
     assert ending.pegs == board.peg_count - 1
     reachable = reference.reachable_by_pegs(board)
     can = reference.finishers(board, board.index(finish))
@@ -92,7 +94,7 @@ def test_the_endgame_holds_exactly_the_reachable_positions_that_can_finish(name,
 @pytest.fixture
 def endgame_at_once(monkeypatch):
     """Finish searches build their endgame before the first run (the default waits 4M nodes)."""
-    monkeypatch.setattr(search, "ENDGAME_AFTER_NODES", 0)
+    monkeypatch.setattr(depth_first, "ENDGAME_AFTER_NODES", 0)
 
 
 @pytest.mark.parametrize("name", [pytest.param("4x5", marks=SLOW_4X5), "3x6", "4x4"])
@@ -139,7 +141,7 @@ def test_the_kernels_endgame_key_is_the_complements_smallest_dense_image(name, v
 
     board = vacated(pegs.named(name), vacancy)
     ending = endgame.Endgame(board, finish)
-    layout = search.Layout.of(board)
+    layout = Layout.of(board)
     rng = np.random.default_rng(5)
     cells = list(rules.bit_indices(board.holes))
     for _ in range(50):

@@ -14,8 +14,9 @@ import pytest
 
 from gridsolver.core.kernels import arrays
 from gridsolver.core.kernels.stops import OUT_OF_NODES
-from gridsolver.pegs import generate, rules, search
+from gridsolver.pegs import generate, rules
 from gridsolver.pegs.kernels import beam, published
+from gridsolver.pegs.layout import Doom, Layout, Ranking
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.int32, np.uint64])
@@ -44,14 +45,14 @@ def test_grown_rows_keep_their_values():
 @pytest.mark.slow  # 6 s cold
 def test_beam_line_replays_when_its_candidate_buffer_overflows():
     board = generate.random_board(30, 30, 0.7, seed=11)  # about 980 jumps from the start position
-    layout = search.Layout.of(board)
+    layout = Layout.of(board)
     width = 8  # 8 parents x ~980 jumps pass the 8 * 64 + 4096 candidate slots: the better half is kept
     path = np.zeros(board.peg_count, dtype=np.int32)
     stats = np.zeros(3, dtype=np.int64)
     phi = np.zeros(layout.words * 64)
-    ranking = search.Ranking.of(phi, 1.0, 0.5)
+    ranking = Ranking.of(phi, 1.0, 0.5)
     start = layout.to_words(board.pegs)
-    code = beam.beam(start, layout.geometry, ranking, search.Doom.of(), width, 1, 100_000, 2**62, path, stats)
+    code = beam.beam(start, layout.geometry, ranking, Doom.of(), width, 1, 100_000, 2**62, path, stats)
     depth = int(stats[1])
     assert code == OUT_OF_NODES and depth >= 3
     final = rules.replay(board, [layout.decode(c) for c in path[:depth]])

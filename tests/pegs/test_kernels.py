@@ -6,9 +6,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gridsolver.core.kernels.stops import FOUND
-from gridsolver.pegs import generate, reference, rules, search
+from gridsolver.pegs import generate, reference, rules
 from gridsolver.pegs.game import GAME
 from gridsolver.pegs.kernels import beam, bitboard, doom
+from gridsolver.pegs.layout import Doom, Layout, Ranking
 
 
 @st.composite
@@ -30,7 +31,7 @@ def boards(draw, max_cells: int = 20):
 
 
 def kernel_codes(board: rules.Board) -> list[int]:
-    layout = search.Layout.of(board)
+    layout = Layout.of(board)
     out = np.zeros(layout.words * 64 * len(layout.offsets), dtype=np.int32)
     scratch = np.zeros((3, layout.words), dtype=np.uint64)
     n = bitboard.generate(layout.to_words(board.pegs), layout.holes, layout.offsets, out, scratch)
@@ -112,7 +113,7 @@ def python_isolated(board: rules.Board) -> int:
 @SETTINGS
 @given(boards(max_cells=30))
 def test_isolated_pegs_match_python(board):
-    layout = search.Layout.of(board)
+    layout = Layout.of(board)
     pos = layout.to_words(board.pegs)
     out = np.zeros(layout.words, dtype=np.uint64)
     doom.isolated_mask(pos, layout.offsets, out, np.zeros(layout.words, dtype=np.uint64))
@@ -123,12 +124,12 @@ def test_isolated_pegs_match_python(board):
 
 def test_beam_line_replays_under_the_rules():
     board = generate.random_board(12, 12, 0.75, seed=9)
-    layout = search.Layout.of(board)
+    layout = Layout.of(board)
     path = np.zeros(board.peg_count, dtype=np.int32)
     stats = np.zeros(3, dtype=np.int64)
     phi = np.zeros(layout.words * 64)
-    code = beam.beam(layout.to_words(board.pegs), layout.geometry, search.Ranking.of(phi, 1.0, 0.5),
-                     search.Doom.of(), 32, 1, 10**9, 2**62, path, stats)
+    code = beam.beam(layout.to_words(board.pegs), layout.geometry, Ranking.of(phi, 1.0, 0.5),
+                     Doom.of(), 32, 1, 10**9, 2**62, path, stats)
     depth = int(stats[1])
     final = rules.replay(board, [layout.decode(c) for c in path[:depth]])
     assert final.peg_count == board.peg_count - depth
@@ -137,13 +138,13 @@ def test_beam_line_replays_under_the_rules():
 
 
 def run_beam(board: rules.Board, width: int, iso: float, noise: float, *ranking) -> tuple[int, list]:
-    layout = search.Layout.of(board)
+    layout = Layout.of(board)
     path = np.zeros(board.peg_count, dtype=np.int32)
     stats = np.zeros(3, dtype=np.int64)
     phi = np.zeros(layout.words * 64)
-    order = search.Ranking.of(phi, iso, noise, *ranking)
+    order = Ranking.of(phi, iso, noise, *ranking)
     start = layout.to_words(board.pegs)
-    code = beam.beam(start, layout.geometry, order, search.Doom.of(), width, 1, 10**9, 2**62, path, stats)
+    code = beam.beam(start, layout.geometry, order, Doom.of(), width, 1, 10**9, 2**62, path, stats)
     return code, [layout.decode(c) for c in path[:int(stats[1])]]
 
 

@@ -8,10 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gridsolver import pegs
+from gridsolver.core.budget import Budget
 from gridsolver.core.kernels.keys import unique_in_place
 from gridsolver.core.kernels.stops import EXHAUSTED, FOUND, OUT_OF_MEMORY
-from gridsolver.pegs import endgame, reference, rules, search, table
+from gridsolver.pegs import depth_first, endgame, geometry, reference, rules, table
+from gridsolver.pegs import finish as finish_search
 from gridsolver.pegs.geometry import symmetries
+from gridsolver.pegs.layout import Layout
 from gridsolver.pegs.meet import byte_images
 from tests.pegs.test_rules import named
 
@@ -94,7 +97,7 @@ def test_child_keys_merge_and_child_meeting_are_their_references(positions, seed
 @pytest.mark.parametrize("name, vacancy, finish", [("english", (2, 3), (4, 3)), ("4x5", (0, 1), (2, 3))])
 def test_sorted_growth_gives_the_hash_sets_layers_and_nodes(name, vacancy, finish, monkeypatch):
     board = vacated(named(name), vacancy)
-    budget = search.Budget(nodes=10**9)
+    budget = Budget(nodes=10**9)
     hashed = endgame.Endgame(board, finish)
     sorted_ = endgame.Endgame(board, finish)
     sorted_.sorted_from = 0
@@ -134,7 +137,7 @@ def test_meetings_with_and_without_the_self_dual_shortcut_agree_with_brute_force
             if not shortcut:
                 meeting.mirror = None
             self_dual += meeting.mirror is not None
-            outcome = meeting.run(search.Budget(nodes=10**9), 1 << 28, time.perf_counter() + 30)
+            outcome = meeting.run(Budget(nodes=10**9), 1 << 28, time.perf_counter() + 30)
             assert outcome == ("found" if possible else "impossible"), (start, finish, shortcut)
             if outcome == "found":
                 end = rules.replay(problem, meeting.line())
@@ -147,7 +150,7 @@ def test_a_stopped_self_dual_meeting_hands_on_the_mirrored_pagodas():
     they are the images of its pagodas under the symmetry, even when the search stopped early."""
     board = vacated(pegs.named("diamond"), (0, 4))
     meeting = endgame.Meeting(board, (8, 4))
-    assert meeting.run(search.Budget(nodes=10**9), 1 << 28, time.perf_counter() - 1.0) == "stopped"
+    assert meeting.run(Budget(nodes=10**9), 1 << 28, time.perf_counter() - 1.0) == "stopped"
     backward, forward = meeting.backward, meeting.forward
     assert len(forward.floors) == len(backward.floors) >= 1 and forward.golden == backward.golden
     mirror = meeting.mirror
@@ -182,7 +185,7 @@ def test_a_self_dual_middle_layers_jumps_into_itself_come_in_pairs(name, monkeyp
         if endgame.self_dual_symmetry(problem, finish) is None:
             continue
         seen.clear()
-        outcome = endgame.Meeting(problem, finish).run(search.Budget(nodes=10**9), 1 << 28,
+        outcome = endgame.Meeting(problem, finish).run(Budget(nodes=10**9), 1 << 28,
                                                        time.perf_counter() + 30)
         if not seen:  # decided before its last look-up
             continue
@@ -245,7 +248,7 @@ def test_after_a_stopped_meeting_the_dual_problem_is_searched_too(finish, want, 
     problem = named("4x5").with_pegs(named("4x5").holes & ~1)  # (0, 0) empty
     meeting = endgame.Meeting(problem, finish, pagodas=False)
     assert meeting.mirror is None
-    real = search._restarted_dfs
+    real = depth_first.restarted_dfs
     searched = []
 
     def dual_only(played, *args, **kwargs):
@@ -254,10 +257,10 @@ def test_after_a_stopped_meeting_the_dual_problem_is_searched_too(finish, want, 
             return OUT_OF_TIME, [], 0, 0, 0, {}
         return real(played, *args, **kwargs)
 
-    monkeypatch.setattr(search, "_restarted_dfs", dual_only)
-    perms = search.fixing(search.symmetries(problem), problem, finish)
-    status, line, proof, _, _, extra = search._finish_both_ways(
-        meeting, search.Layout.of(problem, 0), perms, search.Budget(time_s=30), 0, {})
+    monkeypatch.setattr(finish_search, "restarted_dfs", dual_only)
+    perms = geometry.fixing(geometry.symmetries(problem), problem, finish)
+    status, line, proof, _, _, extra = finish_search.finish_both_ways(
+        meeting, Layout.of(problem, 0), perms, Budget(time_s=30), 0, {})
     assert searched == [problem, meeting.dual]
     assert status == want and "dual_restarts" in extra
     if want == "optimal":

@@ -9,7 +9,9 @@ import pytest
 
 from gridsolver import pegs
 from gridsolver.core import parallel
-from gridsolver.pegs import endgame, meeting_workers, reference, rules, search, table
+from gridsolver.core.budget import Budget
+from gridsolver.pegs import endgame, meeting_workers, reference, rules, table
+from gridsolver.pegs import finish as finish_search
 from gridsolver.pegs.game import GAME
 from gridsolver.pegs.meeting_workers import (
     BACKWARD,
@@ -78,7 +80,7 @@ def test_sides_grown_apart_decide_as_brute_force_does(name, chunk, self_dual, mo
             continue
         if not self_dual:
             meeting.mirror = None
-        outcome = meeting.run(search.Budget(nodes=10**9), 1 << 28, time.perf_counter() + 30)
+        outcome = meeting.run(Budget(nodes=10**9), 1 << 28, time.perf_counter() + 30)
         assert outcome == ("found" if possible else "impossible"), (problem, finish)
         assert meeting.shared is None  # the files are gone
         if outcome == "found":
@@ -104,7 +106,7 @@ def test_two_worker_processes_give_the_one_core_layers_and_answer(piece):
         apart.piece, apart.sorted_from = piece, 0
         assert alone.mirror is None
         deadline = time.perf_counter() + 60
-        outcomes = [m.run(search.Budget(nodes=10**10), 1 << 30, deadline) for m in (alone, apart)]
+        outcomes = [m.run(Budget(nodes=10**10), 1 << 30, deadline) for m in (alone, apart)]
         assert outcomes == [want, want]
         for side in ("forward", "backward"):
             mine, theirs = getattr(alone, side).layers, getattr(apart, side).layers
@@ -117,8 +119,8 @@ def test_two_worker_processes_give_the_one_core_layers_and_answer(piece):
         assert len(older) == 1 and len({last for last, *_ in folders}) == 1
         assert "meeting" in folders[0][0] and folders[0][0] not in older
         assert apart.worker_peak_mb > 0  # the workers say how big they grew
-        assert "meeting_worker_peak_mb" in search._meeting_info(apart)
-        assert "meeting_worker_peak_mb" not in search._meeting_info(alone)
+        assert "meeting_worker_peak_mb" in finish_search.meeting_info(apart)
+        assert "meeting_worker_peak_mb" not in finish_search.meeting_info(alone)
         if want == "found":
             end = rules.replay(problem, apart.line())
             assert end.peg_count == 1 and end.has_peg(finish)
@@ -134,7 +136,7 @@ def test_a_self_dual_problem_grows_one_side_on_both_workers():
     apart = meeting_workers.MeetingApart(problem, (3, 4), pagodas=False)
     apart.piece, apart.sorted_from = 3, 0
     assert apart.mirror is not None
-    outcomes = [m.run(search.Budget(nodes=10**10), 1 << 30, time.perf_counter() + 60) for m in (alone, apart)]
+    outcomes = [m.run(Budget(nodes=10**10), 1 << 30, time.perf_counter() + 60) for m in (alone, apart)]
     assert outcomes == [want, want]
     assert [a.tolist() for a in alone.backward.layers] == [b.tolist() for b in apart.backward.layers]
     assert len(apart.forward.layers) == 1  # its images stand in for it
@@ -180,7 +182,7 @@ def test_pieces_grown_by_the_other_side_give_the_same_layers(name, monkeypatch):
         apart.mirror = alone.mirror = None
         apart.piece = 2
         want = "found" if possible else "impossible"
-        budget = search.Budget(nodes=10**9)
+        budget = Budget(nodes=10**9)
         assert [m.run(budget, 1 << 28, time.perf_counter() + 30) for m in (alone, apart)] == [want, want]
         for side in ("forward", "backward"):
             mine, theirs = getattr(alone, side).layers, getattr(apart, side).layers
@@ -229,7 +231,7 @@ def test_a_layer_is_claimed_with_the_room_left_or_waits_for_the_room_the_other_s
     ending = endgame.Endgame(problem, (0, 1))
     ending.layers = [np.zeros(n, dtype=np.uint64) for n in (1, 50, 100)]  # growing 2x: 200 next
     per = endgame.BYTES_PER_POSITION  # a hash set: small layers
-    job = SideJob(problem, (0, 1), BACKWARD, "", "", search.Budget(),
+    job = SideJob(problem, (0, 1), BACKWARD, "", "", Budget(),
                   memory_bytes=8 * 1000 + int(150 * per) + 1, deadline_ns=0, until_ns=0, lp_deadline_ns=0,
                   sorted_from=1 << 16)
     free = rows({STATE: GROWING, DEPTH: 2, CLAIMED: 2, POSITIONS: 100},

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from gridsolver import pegs
 from gridsolver.core.budget import Budget
 from gridsolver.core.kernels.stops import EXHAUSTED, FOUND
-from gridsolver.pegs import meet, reference, rules, search
+from gridsolver.pegs import meet, moves, reference, rules
 from gridsolver.pegs.kernels import meet as meet_kernels
 from tests.pegs.test_kernels import SETTINGS, boards
 
@@ -98,7 +98,7 @@ def test_deepening_matches_reference(board, with_finish, data):
     finish = data.draw(st.sampled_from(board.hole_cells())) if with_finish else None
     if board.peg_count < 2:
         return
-    status, jumps, _, _, _, _ = search._solve_moves_deepening(board, finish, Budget(time_s=30, memory_mb=64))
+    status, jumps, _, _, _, _ = moves.solve_moves_deepening(board, finish, Budget(time_s=30, memory_mb=64))
     expected = reference.fewest_moves(board, None if finish is None else board.index(finish))
     if expected is None:
         assert status == "impossible"

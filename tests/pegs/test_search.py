@@ -9,8 +9,9 @@ from gridsolver import pegs
 from gridsolver.core.budget import Budget
 from gridsolver.core.errors import InputError
 from gridsolver.core.result import Result
-from gridsolver.pegs import generate, rules, search, table
+from gridsolver.pegs import generate, geometry, jumps, rules, search, table
 from gridsolver.pegs.game import GAME
+from gridsolver.pegs.layout import centroid
 from tests.pegs.test_rules import named
 
 
@@ -179,7 +180,7 @@ def test_a_stopped_jumps_search_still_ends_where_no_jump_is_left():
 def test_pagoda_never_grows_under_a_jump(name):
     board = named(name)
     for finish in board.hole_cells()[::3]:
-        weight = search.pagoda_for(board, finish)
+        weight = geometry.pagoda_for(board, finish)
         assert weight is not None and weight[board.index(finish)] == 1.0
         for a, b, c in rules.triples(board):
             assert weight[a] + weight[b] >= weight[c] - 1e-12
@@ -188,24 +189,24 @@ def test_pagoda_never_grows_under_a_jump(name):
 
 def test_the_next_beam_centre_moves_toward_the_peg_left_farthest_out():
     board = generate.random_board(10, 10, 0.5, seed=1000)
-    middle = search.centroid(board)
-    assert search.toward_stranded(board, [], middle) == middle  # no line yet: stay at the centroid
+    middle = centroid(board)
+    assert jumps.toward_stranded(board, [], middle) == middle  # no line yet: stay at the centroid
     line = search.play_out(board, [])
     last = rules.replay(board, line).peg_cells()
     far = max(last, key=lambda c: (c[0] - middle[0]) ** 2 + (c[1] - middle[1]) ** 2)
-    r, c = search.toward_stranded(board, line, middle)
-    shift = search.BEAM_SHIFT
+    r, c = jumps.toward_stranded(board, line, middle)
+    shift = jumps.BEAM_SHIFT
     expected = (middle[0] + shift * (far[0] - middle[0]), middle[1] + shift * (far[1] - middle[1]))
     assert (r, c) == pytest.approx(expected)
     pair = board.with_pegs(1 << board.index((0, 0)) | 1 << board.index((0, 1)))
-    assert search.toward_stranded(pair, [((0, 0), (0, 2))], middle) == middle  # one peg left: none stranded
+    assert jumps.toward_stranded(pair, [((0, 0), (0, 2))], middle) == middle  # one peg left: none stranded
 
 
 def test_a_node_budget_gives_the_depth_first_phase_nodes_not_a_clock_of_its_own():
     """Under --nodes the most-jumps search repeats exactly: its first phase stops at a node count, where a
     time share (a second) would stop it wherever a loaded machine happened to be."""
     from gridsolver.core.budget import Budget
-    from gridsolver.pegs.search import PHASE_ONE_NODES, phase_one_budget
+    from gridsolver.pegs.jumps import PHASE_ONE_NODES, phase_one_budget
 
     overall = Budget(time_s=60, nodes=3_000_000)
     first = phase_one_budget(overall)
@@ -214,3 +215,17 @@ def test_a_node_budget_gives_the_depth_first_phase_nodes_not_a_clock_of_its_own(
     timed = phase_one_budget(Budget(time_s=10))
     assert timed.time_s == 0.5 and timed.nodes is None
     assert phase_one_budget(Budget(time_s=None)).nodes == 5_000_000
+
+
+@pytest.mark.parametrize("bundle", ["Geometry", "Finish", "Order", "Table", "Ceilings", "MoveBound",
+                                    "Ranking", "Doom"])
+def test_a_kernel_cache_naming_a_bundle_by_its_older_module_still_unpickles(bundle):
+    """Numba unpickles a cache's index before it finds the index stale, and indexes written by earlier
+    versions name the kernels' bundles as ``gridsolver.pegs.search.<bundle>``: such a name must still
+    resolve, to the bundle itself, or every kernel call fails on an old cache."""
+    import pickle
+
+    from gridsolver.pegs import layout
+
+    older = f"cgridsolver.pegs.search\n{bundle}\n.".encode()  # the class by module and name (pickle's GLOBAL)
+    assert pickle.loads(older) is getattr(layout, bundle)

@@ -191,7 +191,7 @@ class PegsGame(Game[Board, Jump]):
     def workers_for(self, board: Board, options: Mapping[str, Any], workers: int) -> int:
         """Two at most, and only for a finish problem that the two-sided search takes (a big board with
         one empty hole): its two sides grow side by side (see :mod:`gridsolver.pegs.meeting_workers`)."""
-        from gridsolver.pegs.search import meets
+        from gridsolver.pegs.finish import meets
 
         rule = options.get("jumps")
         finish = options.get("finish")
@@ -292,10 +292,11 @@ def _warm_endgame() -> None:
 
 def _warm_beam() -> None:
     """The beam a most-jumps search widens when depth-first search does not finish."""
-    from gridsolver.pegs.search import Layout, _widening_beam
+    from gridsolver.pegs.jumps import widening_beam
+    from gridsolver.pegs.layout import Layout
 
     board = GAME.read(WARM_BOARD)
-    _widening_beam(board, Layout.of(board), _warm_budget(), 0, 0, [])
+    widening_beam(board, Layout.of(board), _warm_budget(), 0, 0, [])
 
 
 def _warm_published() -> None:
@@ -317,9 +318,9 @@ def _warm_meet() -> None:
 def _warm_deepening() -> None:
     """Fewest moves by iterative deepening (larger boards), and the table it grows."""
     from gridsolver.core.table import GrowingTable
-    from gridsolver.pegs.search import _solve_moves_deepening
+    from gridsolver.pegs.moves import solve_moves_deepening
 
-    _solve_moves_deepening(GAME.read(WARM_BOARD), None, _warm_budget())
+    solve_moves_deepening(GAME.read(WARM_BOARD), None, _warm_budget())
     GrowingTable(_warm_budget(), words=1, first_slots=1 << 10).grow()
 
 

@@ -20,7 +20,7 @@
 - :mod:`.beam`: beam search over jumps.
 
 The kernels take the board's arrays and their workspaces as named bundles
-(namedtuples of arrays made once in Python, see :mod:`gridsolver.pegs.search`).
+(namedtuples of arrays made once in Python, see :mod:`gridsolver.pegs.layout`).
 This package imports nothing; its modules import numba, so import them only
 inside command functions.
 """

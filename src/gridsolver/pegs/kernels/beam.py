@@ -60,10 +60,10 @@ def beam(start, board, ranking, doom, width, seed, node_limit, deadline_ns, best
     budget code; ``best_path`` gets the deepest line and stats = [nodes, best
     depth, the depth of the DOOMED stop or 0].
 
-    ``board``: :class:`gridsolver.pegs.search.Geometry`; ``ranking``
-    (:class:`gridsolver.pegs.search.Ranking`): ``phi``, ``iso_weight``,
+    ``board``: :class:`gridsolver.pegs.layout.Geometry`; ``ranking``
+    (:class:`gridsolver.pegs.layout.Ranking`): ``phi``, ``iso_weight``,
     ``noise``, ``pool_factor`` and ``mobility_weight``; ``doom``
-    (:class:`gridsolver.pegs.search.Doom`): ``pull`` (empty: no doomed-peg
+    (:class:`gridsolver.pegs.layout.Doom`): ``pull`` (empty: no doomed-peg
     stop) and ``stop_pegs``.
     """
     holes, offsets, zobrist = board.holes, board.offsets, board.zobrist

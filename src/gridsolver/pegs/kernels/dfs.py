@@ -98,10 +98,10 @@ def _in_endgame(position, all_holes, layer, lookup):
 def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, stats):
     """Depth-first search from ``start`` over jumps, with a table of fully explored positions.
 
-    ``board`` (:class:`gridsolver.pegs.search.Geometry`): the holes, jump
+    ``board`` (:class:`gridsolver.pegs.layout.Geometry`): the holes, jump
     offsets, Zobrist keys and the symmetries ``perms`` (``perms[s]`` maps bit
     indices under the s-th; the caller passes only symmetries valid for the
-    objective). ``finish`` (:class:`gridsolver.pegs.search.Finish`):
+    objective). ``finish`` (:class:`gridsolver.pegs.layout.Finish`):
     ``target < 0``: most jumps (stop at one peg); else one peg in bit
     ``target``. A position is stored (as its smallest symmetric image) once
     its whole subtree is explored; since every position has a fixed depth
@@ -123,9 +123,9 @@ def dfs(start, board, finish, order, table, node_limit, deadline_ns, best_path, 
     with ``stats[1]`` = ``end_depth`` (the caller finishes the line); any
     other is dead.
 
-    ``order`` (:class:`gridsolver.pegs.search.Order`): move-order weights per
+    ``order`` (:class:`gridsolver.pegs.layout.Order`): move-order weights per
     jump code, plus ``noise`` times a random number (seeded by ``seed``).
-    ``table`` (:class:`gridsolver.pegs.search.Table`): when it holds
+    ``table`` (:class:`gridsolver.pegs.layout.Table`): when it holds
     ``grow_at`` entries (> 0) the search stops with TABLE_FULL so the caller
     can give it a bigger table and run again (the stored positions stay
     valid). Returns an exit code; ``stats`` gets [nodes, best depth, table

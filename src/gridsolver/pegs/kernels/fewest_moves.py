@@ -43,13 +43,13 @@ def fewest_moves(start, board, bound, limit, table, node_limit, deadline_ns, bes
 
     The state is the position plus the bit of the peg that moved last (it may
     go on jumping for free). Lower bound (``bound``:
-    :class:`gridsolver.pegs.search.MoveBound`): every peg on a ``must_move``
+    :class:`gridsolver.pegs.layout.MoveBound`): every peg on a ``must_move``
     hole (a hole no jump can pass over) must make a move of its own, except
     the peg that moved last and a survivor allowed to stay there
-    (``free_survivor``). ``board``: :class:`gridsolver.pegs.search.Geometry`.
+    (``free_survivor``). ``board``: :class:`gridsolver.pegs.layout.Geometry`.
     The table keeps, per state, the largest remaining move budget shown to be
     too small: a wide table (see :class:`gridsolver.core.table.GrowingTable`,
-    bundled as :class:`gridsolver.pegs.search.Table`) whose rows are the
+    bundled as :class:`gridsolver.pegs.layout.Table`) whose rows are the
     state's W + 1 words and then that budget, a word lookups do not compare
     (so it moves with its state when the table grows). When the table holds
     ``grow_at`` entries (> 0) the search stops with TABLE_FULL for a bigger

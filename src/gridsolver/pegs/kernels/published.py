@@ -77,8 +77,8 @@ def published(start, board, ceilings, bias, seed, node_limit, deadline_ns, best_
 
     The three start small and double as they fill (the set at 70% load), so
     memory follows the positions met, never the maximum: a big budget costs
-    nothing until it is used. ``board``: :class:`gridsolver.pegs.search.Geometry`;
-    ``ceilings`` (:class:`gridsolver.pegs.search.Ceilings`): the most pool
+    nothing until it is used. ``board``: :class:`gridsolver.pegs.layout.Geometry`;
+    ``ceilings`` (:class:`gridsolver.pegs.layout.Ceilings`): the most pool
     positions, parent records and hash-set slots. Returns an exit code;
     stats = [nodes, best score, positions, bytes the arrays hold at the end].
     """
