@@ -1,6 +1,6 @@
 
-"""The exact SameGame endgame kernel against a plain-Python memoised search; the ending polish and
-the choice of tabu colour built on it."""
+"""The exact SameGame endgame kernel against a plain-Python memoised search, and the choice of tabu
+colour built on it."""
 
 import numpy as np
 from hypothesis import given, settings
@@ -14,8 +14,9 @@ from gridsolver.samegame import rules as samegame_rules
 from gridsolver.samegame import search
 from gridsolver.samegame.kernels.endgame import endgame_line, endgame_value
 from gridsolver.samegame.kernels.scoring import NO_VALUE
+from gridsolver.samegame.polish import line_points
 from gridsolver.samegame.reference import endgame_value as reference_value
-from gridsolver.samegame.search import line_points, plan_tabu, polish_ending, tabu_candidates
+from gridsolver.samegame.search import plan_tabu, tabu_candidates
 
 from ..clickomania.helpers import NO_LIMIT, boards
 
@@ -60,35 +61,6 @@ def test_a_table_is_reused_and_a_small_node_limit_reports_incomplete():
     assert complete == 1 and nodes > 1 and value == reference_value(b, False)
     again, nodes, complete = endgame_value(cells, 4, 4, zob, keys, values, moves, False, 2, NO_LIMIT)
     assert (again, nodes, complete) == (value, 0, 1)  # answered from the table, no search
-
-
-def first_move_game(b: rules.Board) -> list[int]:
-    """A poor but complete game: always the first legal move (kernel cell indices)."""
-    seq = []
-    while moves := rules.legal_moves(b):
-        row, col = moves[0]
-        seq.append(col * b.height + (b.height - 1 - row))
-        b = rules.apply(b, moves[0])
-    return seq
-
-
-@settings(max_examples=60, deadline=None)
-@given(boards(max_side=5), st.booleans())
-def test_polishing_a_whole_game_reaches_the_exact_optimum(b, penalty):
-    seq = np.array(first_move_game(b), np.int32)
-    points, polished, nodes = polish_ending(to_cells(b.grid), b.width, b.height, seq, penalty, NO_LIMIT,
-                                            NO_LIMIT, None)
-    assert points == reference_value(b, penalty)  # on a tiny board the walk back reaches the start
-    replayed = samegame_rules.replay(b, [index_to_move(i, b.height) for i in polished], penalty=penalty)
-    assert replayed.game_over and replayed.score == points
-
-
-def test_polishing_keeps_the_game_when_out_of_nodes():
-    b = random_board(10, 10, 3, seed=2)
-    seq = np.array(first_move_game(b), np.int32)
-    before = samegame_rules.replay(b, [index_to_move(i, b.height) for i in seq]).score
-    points, polished, nodes = polish_ending(to_cells(b.grid), 10, 10, seq, False, NO_LIMIT, 1, None)
-    assert nodes <= 1 and points == before and list(polished) == list(seq)
 
 
 def test_tabu_candidates_are_the_four_most_frequent_colours_and_ties():

@@ -3,20 +3,14 @@
 
 import time
 
-import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from gridsolver import samegame
 from gridsolver.clickomania import rules
 from gridsolver.clickomania.generate import random_board
-from gridsolver.clickomania.kernels.groups import index_to_move, to_cells, zobrist_table
 from gridsolver.samegame import rules as samegame_rules
 from gridsolver.samegame import search
-from gridsolver.samegame.kernels.beam import TABU_WEIGHTS, tabu_beam, tabu_plan
+from gridsolver.samegame.polish import line_points
 
-from ..clickomania.helpers import NO_LIMIT, boards, cell_index
-from .test_endgame import first_move_game
+from ..clickomania.helpers import NO_LIMIT
 
 
 def test_samegame_methods_all_return_verified_games():
@@ -25,20 +19,6 @@ def test_samegame_methods_all_return_verified_games():
         result = samegame.solve(board, time=1, workers=1, method=method, penalty=True)
         assert result.verified
         assert samegame_rules.replay(board, result.solution, penalty=True).score == result.score
-
-
-@settings(max_examples=40, deadline=None)
-@given(boards(max_side=6), st.integers(0, 10**6), st.booleans())
-def test_line_points_scores_a_game_like_the_rules(b, seed, penalty):
-    """search.line_points (kernels) against the plain-Python replay, on a random game to its end."""
-    rng = np.random.default_rng(seed)
-    board, moves = b, []
-    while legal := [rules.canonical(g) for g in rules.groups(board) if len(g) >= 2]:
-        moves.append(legal[rng.integers(len(legal))])
-        board = rules.apply(board, moves[-1])
-    seq = np.array([cell_index(m, b.height) for m in moves], np.int32)
-    assert (search.line_points(to_cells(b.grid), b.width, b.height, seq, penalty)
-            == samegame_rules.replay(b, moves, penalty=penalty).score)
 
 
 def test_nrpa_aims_at_clearing_but_reports_the_plain_score(monkeypatch):
@@ -107,38 +87,6 @@ def test_a_small_board_is_solved_exactly_and_the_search_stops_there():
             assert "exhaustive" in result.proof
 
 
-@settings(max_examples=25, deadline=None)
-@given(boards(max_side=6), st.integers(0, 5), st.booleans())
-def test_the_tail_polish_keeps_a_replayable_game_no_worse_than_the_line_or_the_beam(b, tabu, penalty):
-    """polish_tail splices each better beam game after the moves before it: the result replays under the
-    rules to its points, and the sweep's last beam (from the start) bounds it from below."""
-    cells = to_cells(b.grid)
-    seq = np.array(first_move_game(b), np.int32)
-    before = search.line_points(cells, b.width, b.height, seq, penalty)
-    points, polished, nodes = search.polish_tail(cells, b.width, b.height, seq, tabu, penalty, NO_LIMIT,
-                                                 NO_LIMIT, None)
-    replayed = samegame_rules.replay(b, [index_to_move(i, b.height) for i in polished], penalty=penalty)
-    assert replayed.game_over and replayed.score == points >= before
-    path = np.zeros(b.width * b.height, np.int32)
-    plan = tabu_plan(search.TAIL_BEAM_START, penalty, tabu, TABU_WEIGHTS)
-    value, length, _, _ = tabu_beam(cells, b.width, b.height, zobrist_table(b.width * b.height), plan,
-                                    search.endgame_table(4, None), path, NO_LIMIT, NO_LIMIT)
-    assert length < 0 or points >= -value
-    assert nodes > 0 or len(seq) == 0
-
-
-def test_the_tail_polish_improves_a_poor_game_and_honours_its_node_budget():
-    b = random_board(10, 10, 3, seed=2)
-    cells = to_cells(b.grid)
-    seq = np.array(first_move_game(b), np.int32)
-    before = search.line_points(cells, 10, 10, seq, False)
-    points, polished, nodes = search.polish_tail(cells, 10, 10, seq, 0, False, NO_LIMIT, 0, None)
-    assert (points, list(polished), nodes) == (before, list(seq), 0)  # no nodes: the game as it was
-    points, polished, nodes = search.polish_tail(cells, 10, 10, seq, 0, False, NO_LIMIT, 50_000, None)
-    assert points > before and nodes <= 50_000 + search.TAIL_BEAM_MAX  # a beam stops within a check
-    assert samegame_rules.replay(b, [index_to_move(i, 10) for i in polished]).score == points
-
-
 def test_nrpa_workers_report_what_the_tail_polish_found(monkeypatch):
     b = rules.from_text("00001\n00011\n00211\n00100")  # a dominant colour: no rating runs
     monkeypatch.setattr(search, "EXACT_FIRST_CELLS", 0)  # NRPA's path, not the exact search from the start
@@ -146,12 +94,12 @@ def test_nrpa_workers_report_what_the_tail_polish_found(monkeypatch):
 
     def fake_tail(cells, width, height, seq, tabu, penalty, deadline_ns, node_limit, memory_bytes):
         calls.append(tabu)
-        return search.line_points(cells, width, height, seq, penalty) + 5, seq, 999
+        return line_points(cells, width, height, seq, penalty) + 5, seq, 999
 
     calls: list[int] = []
     monkeypatch.setattr(search, "polish_tail", fake_tail)
     monkeypatch.setattr(search, "polish_ending", lambda cells, w, h, seq, penalty, *_: (
-        search.line_points(cells, w, h, seq, penalty) + 5, seq, 0))
+        line_points(cells, w, h, seq, penalty) + 5, seq, 0))
     outcome = search.samegame_worker(search.SameGameTask(b.grid, 2, time.monotonic_ns() + 200_000_000,
                                                          NO_LIMIT, None, False))
     assert calls == [0]  # the most frequent colour, the worker's tabu colour

@@ -116,7 +116,8 @@ def _warm_solve(method: str) -> None:
 
     from gridsolver.clickomania.kernels.groups import move_to_index, to_cells
     from gridsolver.core.budget import NO_LIMIT
-    from gridsolver.samegame.search import exact_game, polish_ending, polish_tail, solve_samegame
+    from gridsolver.samegame.polish import exact_game, polish_ending, polish_tail
+    from gridsolver.samegame.search import solve_samegame
 
     board = GAME.read(WARM_BOARD)
     # the method itself, not the exact search that solves so small a board first (warmed below: its

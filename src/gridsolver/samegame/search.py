@@ -7,8 +7,7 @@ clearing (:data:`NRPA_GUIDE_PENALTY`). Unless
 one colour dominates, every candidate colour is first rated by a short run,
 and the workers then take the best rated colours, one each
 (:func:`plan_tabu`). Each worker then re-searches the tail of its best game
-with the tabu beam (:func:`polish_tail`) and solves its ending exactly
-(:func:`polish_ending`). The best game of
+with the tabu beam and solves its ending exactly (:mod:`.polish`). The best game of
 all runs wins. A Monte-Carlo beam, the tabu beam and level-2 nested
 Monte-Carlo search remain available (``method``); docs/clickomania.md has
 the measurements that chose.
@@ -45,10 +44,16 @@ from gridsolver.core.errors import InputError
 from gridsolver.core.kernels.random import seed_numba_random
 from gridsolver.core.result import Result, Stats
 from gridsolver.samegame.kernels.beam import TABU_WEIGHTS, beam_search, tabu_beam, tabu_plan
-from gridsolver.samegame.kernels.endgame import endgame_line, endgame_value
 from gridsolver.samegame.kernels.nmcs import nmcs
 from gridsolver.samegame.kernels.nrpa import nrpa_run, nrpa_state
-from gridsolver.samegame.rules import end_bonus
+from gridsolver.samegame.polish import (
+    beam_state_bytes,
+    endgame_table,
+    exact_game,
+    line_points,
+    polish_ending,
+    polish_tail,
+)
 
 SAMEGAME_METHODS = ("nrpa", "mcbeam", "beam", "nmcs")
 NRPA_LEVEL = 3
@@ -78,15 +83,11 @@ POLISH_SHARE = 0.05  # of a SameGame worker's time, kept for solving its best ga
 # 60 s games of tuning positions 1-10 (seed 4) 3 s of it gained 90 points in all, 9 s 114 and 30 s no more;
 # each colour in turn as the beam's tabu colour, not only the game's own, gained less (40 and 62).
 TAIL_SHARE = 0.05
-TAIL_BEAM_START = 1024  # the tail's first beam width (doubled after each sweep of the whole game) ...
-TAIL_BEAM_MAX = 8192  # ... up to this one (30 MB on a 15 x 15 board; 30 s reached 2,048 on those games)
-POLISH_TABLE_BITS = 20  # 2^20 positions (20 MB) at most in the endgame table
-# A board of at most this many cells is first searched exactly from the start, with this share of the time
-# and a table of up to 2^EXACT_TABLE_BITS positions: when that search finishes, its game is optimal and
-# the search stops there (a 5x5 board takes milliseconds; the standard 15x15 ones are far beyond it)
+# A board of at most this many cells is first searched exactly from the start (polish.exact_game), with
+# this share of the time: when that search finishes, its game is optimal and the search stops there (a 5x5
+# board takes milliseconds; the standard 15x15 ones are far beyond it)
 EXACT_FIRST_CELLS = 64
 EXACT_FIRST_SHARE = 0.5
-EXACT_TABLE_BITS = 22
 # NRPA's own objective subtracts (cells left - 2)^2 from a game that does not clear the board, so the
 # search is drawn towards clearing (on 100,000 playouts per position it cleared 19 of the 20 standard
 # positions where the plain score cleared 12 and 14, tuning seeds 4 and 5); the answer is still scored, and
@@ -143,138 +144,6 @@ def nrpa_level(seconds: float | None, playouts: int | None) -> int:
     long_in_time = seconds is None or seconds >= LONG_SEARCH_S
     long_in_playouts = playouts is None or playouts >= LONG_SEARCH_PLAYOUTS
     return NRPA_LONG_LEVEL if long_in_time and long_in_playouts else NRPA_LEVEL
-
-
-def endgame_table(bits: int, memory_bytes: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The exact endgame search's table (keys, values, best moves: 20 bytes a slot) of 2^``bits``
-    slots, fewer when that would take more than half of ``memory_bytes``."""
-    while memory_bytes is not None and bits > 10 and 20 << bits > memory_bytes // 2:
-        bits -= 1
-    return np.zeros(1 << bits, np.int64), np.zeros(1 << bits, np.int64), np.zeros(1 << bits, np.int32)
-
-
-def polish_ending(cells: np.ndarray, width: int, height: int, seq: np.ndarray, penalty: bool,
-                  deadline_ns: int, node_limit: int, memory_bytes: int | None) -> tuple[int, np.ndarray, int]:
-    """Replace the ending of the game ``seq`` by a best possible one, solved exactly.
-
-    Walks back from the game's last position, finding each position's exact
-    value (:func:`~gridsolver.samegame.kernels.endgame.endgame_value`, one
-    table for all of them so each step reuses the last) until a search does
-    not finish in time or in the table; the best prefix + exact ending seen
-    wins. Returns (points, moves, nodes).
-    """
-    n = width * height
-    keys, values, best_moves = endgame_table(POLISH_TABLE_BITS, memory_bytes)
-    zob = zobrist_table(n)
-    stack = np.empty(n, np.int32)
-    states = [cells.copy()]
-    prefix = [0]
-    for index in seq:
-        state = states[-1].copy()
-        removed = remove_at(state, width, height, index, stack)
-        states.append(state)
-        prefix.append(prefix[-1] + (removed - 2) ** 2)
-    left = int((states[-1] != EMPTY).sum())
-    bonus = end_bonus(left, True, penalty)  # the game is over there (or, played to no end, scored as if)
-    best_points = prefix[-1] + bonus
-    best_seq = np.asarray(seq, np.int32).copy()
-    nodes = 0
-    line = np.zeros(n, np.int32)
-    for t in range(len(seq), -1, -1):
-        if nodes >= node_limit:
-            break
-        value, used, complete = endgame_value(states[t], width, height, zob, keys, values, best_moves,
-                                                penalty, node_limit - nodes, deadline_ns)
-        nodes += used
-        if not complete:
-            break
-        if prefix[t] + value > best_points:
-            length = endgame_line(states[t], width, height, zob, keys, values, best_moves, line)
-            if length >= 0:
-                best_points = prefix[t] + int(value)
-                best_seq = np.concatenate([best_seq[:t], line[:length]])
-    return best_points, best_seq, nodes
-
-
-def polish_tail(cells: np.ndarray, width: int, height: int, seq: np.ndarray, tabu: int, penalty: bool,
-                deadline_ns: int, node_limit: int, memory_bytes: int | None) -> tuple[int, np.ndarray, int]:
-    """Replace the tail of the game ``seq`` by a tabu beam's game from the same position when that scores
-    more.
-
-    Sweeps the game from its last position back to its first, running
-    :func:`~gridsolver.samegame.kernels.beam.tabu_beam` (tabu colour ``tabu``) from each; a better game
-    found from move k keeps the first k moves and takes the beam's. A sweep that reaches the start
-    begins again at twice the width, up to :data:`TAIL_BEAM_MAX`. NRPA's games are strongest in their
-    openings (from the first 20 moves of a level-3 game a beam scores far less than the game), while
-    late positions are cheap for the beam, which sometimes finds a better ending than the policy learnt.
-    Stops at ``deadline_ns``, after ``node_limit`` beam nodes, after the sweep at the widest width, or
-    at the width that half of ``memory_bytes`` holds. Returns (points, moves, nodes).
-    """
-    n = width * height
-    zob = zobrist_table(n)
-    table = endgame_table(4, memory_bytes)  # required by the kernel; the tail's beams solve no endings
-    cap = TAIL_BEAM_MAX if memory_bytes is None else max(1, min(TAIL_BEAM_MAX,
-                                                                memory_bytes // 2 // _beam_state_bytes(n)))
-    best_seq = np.asarray(seq, np.int32).copy()
-    best_points = line_points(cells, width, height, best_seq, penalty)
-    path = np.zeros(n, np.int32)
-    stack = np.empty(n, np.int32)
-    nodes = 0
-    beam_width = min(TAIL_BEAM_START, cap)
-    while True:
-        states, prefix = [cells.copy()], [0]
-        for index in best_seq:
-            state = states[-1].copy()
-            prefix.append(prefix[-1] + (remove_at(state, width, height, index, stack) - 2) ** 2)
-            states.append(state)
-        for k in range(len(best_seq) - 1, -1, -1):
-            if nodes >= node_limit or not interrupt.time_left(deadline_ns):
-                return best_points, best_seq, nodes
-            plan = tabu_plan(beam_width, penalty, tabu, TABU_WEIGHTS)
-            value, length, used, done = tabu_beam(states[k], width, height, zob, plan, table, path,
-                                                  interrupt.capped(deadline_ns), node_limit - nodes)
-            nodes += used
-            if length >= 0 and prefix[k] - value > best_points:
-                best_points = prefix[k] - int(value)
-                best_seq = np.concatenate([best_seq[:k], path[:length]])
-            if not done:
-                return best_points, best_seq, nodes
-        if beam_width >= cap:
-            return best_points, best_seq, nodes
-        beam_width = min(cap, beam_width * 2)
-
-
-def _beam_state_bytes(n: int) -> int:
-    """What one position of a beam of ``n``-cell boards takes (its cells, groups and bookkeeping)."""
-    return 2 * n + (n // 2 + 1) * 20 + 8 * (n // 2 + 2) + 20
-
-
-def exact_game(cells: np.ndarray, width: int, height: int, penalty: bool, deadline_ns: int,
-               node_limit: int, memory_bytes: int | None) -> tuple[int, np.ndarray, int] | None:
-    """The best game from the start, searched exhaustively (memoised positions): (points, moves,
-    nodes), or None when the search did not finish within the deadline, the nodes or the table."""
-    n = width * height
-    keys, values, best_moves = endgame_table(EXACT_TABLE_BITS, memory_bytes)
-    zob = zobrist_table(n)
-    value, nodes, complete = endgame_value(cells, width, height, zob, keys, values, best_moves, penalty,
-                                           node_limit, deadline_ns)
-    if not complete:
-        return None
-    line = np.zeros(n, np.int32)
-    length = endgame_line(cells, width, height, zob, keys, values, best_moves, line)
-    return None if length < 0 else (int(value), line[:length].copy(), int(nodes))
-
-
-def line_points(cells: np.ndarray, width: int, height: int, seq: np.ndarray, penalty: bool) -> int:
-    """The score of the game ``seq`` from ``cells`` under the rules (end penalty with ``penalty``)."""
-    state = cells.copy()
-    stack = np.empty(state.shape[0], np.int32)
-    points = 0
-    for index in seq:
-        removed = remove_at(state, width, height, index, stack)
-        points += (removed - 2) ** 2
-    left = int((state != EMPTY).sum())
-    return points + end_bonus(left, True, penalty)
 
 
 def tabu_candidates(board: Board) -> list[int]:
@@ -337,7 +206,7 @@ def samegame_worker(task: SameGameTask) -> Outcome:
     too_big = task.memory_bytes is not None and _nrpa_bytes(n, task.level) > task.memory_bytes
     if task.method == "nrpa" and too_big:
         task = replace(task, method="mcbeam")  # NRPA's arrays do not fit: the beam sizes itself to memory
-    cap = 1 << 20 if task.memory_bytes is None else max(1, task.memory_bytes // 2 // _beam_state_bytes(n))
+    cap = 1 << 20 if task.memory_bytes is None else max(1, task.memory_bytes // 2 // beam_state_bytes(n))
     if task.method == "beam":
         seed_numba_random(task.seed % 2**31)
         polish_from = task.deadline_ns - int(POLISH_SHARE * max(0, task.deadline_ns - time.monotonic_ns()))
@@ -451,7 +320,8 @@ def _polish_tail(cells: np.ndarray, width: int, height: int, task: SameGameTask,
                  points: int, best_seq: np.ndarray, how: str,
                  nodes_left: int) -> tuple[int, np.ndarray, str, int]:
     """The best game with its tail re-searched by the tabu beam until ``deadline_ns`` when that scores
-    more (:func:`polish_tail`, the task's tabu colour): (points, moves, how it was found, nodes used)."""
+    more (:func:`.polish.polish_tail`, the task's tabu colour): (points, moves, how it was found, nodes
+    used)."""
     tabu = task.tabu if task.tabu >= 0 else _most_frequent(Board(task.grid))
     found = polish_tail(cells, width, height, best_seq, tabu, task.penalty, interrupt.capped(deadline_ns),
                         nodes_left, task.memory_bytes)
@@ -460,7 +330,7 @@ def _polish_tail(cells: np.ndarray, width: int, height: int, task: SameGameTask,
 
 def _polish_best(cells: np.ndarray, width: int, height: int, task: SameGameTask, points: int,
                  best_seq: np.ndarray, how: str, nodes_left: int) -> tuple[int, np.ndarray, str, int]:
-    """The best game with its ending solved exactly when that scores more (:func:`polish_ending`):
+    """The best game with its ending solved exactly when that scores more (:func:`.polish.polish_ending`):
     (points, moves, how it was found, endgame nodes used)."""
     found = polish_ending(cells, width, height, best_seq, task.penalty, interrupt.capped(task.deadline_ns),
                           nodes_left, task.memory_bytes)
