@@ -2,6 +2,7 @@
 """The SameGame solver's answers: every method returns a game that replays to its score."""
 
 import time
+from dataclasses import replace
 
 from gridsolver import samegame
 from gridsolver.clickomania import rules
@@ -105,3 +106,19 @@ def test_nrpa_workers_report_what_the_tail_polish_found(monkeypatch):
     assert calls == [0]  # the most frequent colour, the worker's tabu colour
     assert outcome.tail_nodes == 999 and outcome.nodes > 999
     assert "tail re-searched by the tabu beam (+5)" in outcome.how
+
+
+def test_under_a_node_budget_alone_the_polishers_get_their_shares_of_the_nodes():
+    """As under a time budget, NRPA leaves TAIL_SHARE and POLISH_SHARE of a worker's nodes to the tail
+    re-search and the exact ending (NRPA once took them all, and a node budget never polished)."""
+    b = random_board(10, 10, 4, seed=7)
+    task = search.SameGameTask(b.grid, 2, NO_LIMIT, 20_000, None, False)
+    outcome = search.samegame_worker(task)
+    assert outcome.tail_nodes > 0 and outcome.endgame_nodes > 0
+    playouts = outcome.nodes - outcome.tail_nodes - outcome.endgame_nodes
+    assert playouts <= 20_000 * (1 - search.TAIL_SHARE - search.POLISH_SHARE)
+    assert outcome.nodes <= 20_000
+    for method in ("nrpa", "beam"):  # and the run repeats exactly
+        again = search.samegame_worker(replace(task, method=method))
+        assert again == search.samegame_worker(replace(task, method=method))
+        assert again.endgame_nodes > 0

@@ -39,7 +39,7 @@ from gridsolver.clickomania.kernels.groups import (
 from gridsolver.clickomania.rules import Board, Move
 from gridsolver.clickomania.search import stopped_by
 from gridsolver.core import interrupt, watch
-from gridsolver.core.budget import Budget, peak_rss_mb
+from gridsolver.core.budget import NO_LIMIT, Budget, peak_rss_mb
 from gridsolver.core.errors import InputError
 from gridsolver.core.kernels.random import seed_numba_random
 from gridsolver.core.result import Result, Stats
@@ -214,12 +214,13 @@ def samegame_worker(task: SameGameTask) -> Outcome:
         table = endgame_table(TABU_BEAM_TABLE_BITS, task.memory_bytes)
         beam_width, done = PLAIN_BEAM_START, True
         best_seq = path[:0].copy()
-        while done and interrupt.time_left(polish_from) and nodes < task.node_limit:
+        beam_nodes = _nodes_before(task.node_limit, POLISH_SHARE)
+        while done and interrupt.time_left(polish_from) and nodes < beam_nodes:
             for colour in colours:  # every colour at this width, then twice the width
                 plan = tabu_plan(beam_width, task.penalty, colour, TABU_WEIGHTS, 0, TABU_BEAM_PLAYOUTS,
                                  TABU_BEAM_ENDGAME_GROUPS, TABU_BEAM_ENDGAME_NODES)
                 value, length, used, done = tabu_beam(cells, width, height, zob, plan, table, path,
-                                                      interrupt.capped(polish_from), task.node_limit - nodes)
+                                                      interrupt.capped(polish_from), beam_nodes - nodes)
                 nodes += used
                 watch.call_ended(used)
                 if length >= 0 and -value > best_points:
@@ -268,6 +269,7 @@ def samegame_worker(task: SameGameTask) -> Outcome:
         left_ns = max(0, task.deadline_ns - time.monotonic_ns())
         polish_from = task.deadline_ns - int(POLISH_SHARE * left_ns)
         tail_from = polish_from - int(TAIL_SHARE * left_ns)
+        nrpa_nodes = _nodes_before(task.node_limit, TAIL_SHARE + POLISH_SHARE)
         points, best_seq = -(1 << 40), path[:0].copy()
         runs = 1 if task.resume is not None else task.runs
         for run in range(runs):  # independent runs, each an equal share of what is left
@@ -275,7 +277,7 @@ def samegame_worker(task: SameGameTask) -> Outcome:
             deadline = time.monotonic_ns() + max(0, tail_from - time.monotonic_ns()) // share
             seed = (task.seed + 104_729 * run) % 2**31
             state = nrpa_state(n, task.level) if task.resume is None else task.resume
-            limit = (task.node_limit - nodes) // share
+            limit = (nrpa_nodes - nodes) // share
             _, length, used = nrpa_run(cells, width, height, task.level, NRPA_ITERATIONS, guided, seed,
                                        interrupt.capped(deadline), limit, path, task.tabu,
                                        state, task.resume is not None)
@@ -290,7 +292,8 @@ def samegame_worker(task: SameGameTask) -> Outcome:
                     how += ", going on from its rating run"
         if len(best_seq) > 0:
             points, best_seq, how, used = _polish_tail(cells, width, height, task, polish_from, points,
-                                                       best_seq, how, task.node_limit - nodes)
+                                                       best_seq, how,
+                                                       _nodes_before(task.node_limit, POLISH_SHARE) - nodes)
             nodes += used
             tail_nodes += used
             points, best_seq, how, used = _polish_best(cells, width, height, task, points, best_seq, how,
@@ -314,6 +317,13 @@ def samegame_worker(task: SameGameTask) -> Outcome:
         points, length, _ = nmcs(cells, width, height, 0, task.penalty, task.seed % 2**31, 0, path)
         best_points, best_moves, how = int(points), path_to_moves(path, length, height), "one playout"
     return Outcome(best_points, best_moves, nodes, how, endgame_nodes=endgame_nodes, tail_nodes=tail_nodes)
+
+
+def _nodes_before(node_limit: int, kept_share: float) -> int:
+    """Of a worker's node budget, what its search may use before the share kept for the polishers that
+    follow it (as their shares of the time are kept): a node budget alone then repeats the whole
+    pipeline, not the search only. No budget (NO_LIMIT) stays none."""
+    return node_limit if node_limit >= NO_LIMIT else node_limit - int(kept_share * node_limit)
 
 
 def _polish_tail(cells: np.ndarray, width: int, height: int, task: SameGameTask, deadline_ns: int,
