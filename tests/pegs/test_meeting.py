@@ -282,7 +282,7 @@ def test_pagoda_byte_tables_weigh_every_weighted_hole(seed, last):
     weights = np.array(weights)
     weights[:, last + 1:] = 0.0
     jumps = layers.Jumps(np.array([0]), np.array([1]), np.array([2]))  # holes 0-2 only
-    tables = layers.steps(jumps, weights, np.zeros((0, 8, 256), dtype=np.uint64), False).tables
+    tables = layers.steps(jumps, weights, np.zeros((0, 8, 256), dtype=np.uint64), layers.PARENT).tables
     for q in rng.integers(0, 2**63, size=20, dtype=np.uint64):
         q = int(q) | (1 << last)
         by_bytes = [sum(tables[k, j, (q >> 8 * j) & 255] for j in range(tables.shape[1])) for k in range(3)]

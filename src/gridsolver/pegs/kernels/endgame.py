@@ -60,13 +60,17 @@ def weight_of(p, weights):
 #: value ``v`` puts at byte ``j``, up to the last byte with a weight); and each jump's images under the
 #: symmetries (:func:`jump_images`).
 Steps = namedtuple("Steps", "both land delta tables images")
+COMPLEMENT = 1.0  # steps' sign when the weighed position is the parent's complement ...
+PARENT = -1.0  # ... and when it is the parent
 
 
 @njit(cache=True)
-def steps(jumps, weights, images, complement):
+def steps(jumps, weights, images, sign):
     """:data:`Steps` for ``jumps`` under the pagodas ``weights`` and the symmetries ``images``; with
-    ``complement`` the weighed position is the parent's complement (gaining ``a`` and ``b``, losing
-    ``c``), else the parent (losing ``a`` and ``b``, gaining ``c``).
+    ``sign`` :data:`COMPLEMENT` the weighed position is the parent's complement (gaining ``a`` and
+    ``b``, losing ``c``), with :data:`PARENT` the parent (losing ``a`` and ``b``, gaining ``c``).
+    A float, not a flag: numba types a literal True and False apart, so a flag compiled this kernel
+    once for each, and once more for a flag that is not a literal.
 
     The pagodas' weights are multiples of 2^-24 (linear programs) or powers of the golden ratio
     whose floor keeps a margin of 1e-9: a sum in any order decides every position on a game alike."""
@@ -75,7 +79,6 @@ def steps(jumps, weights, images, complement):
     both = np.empty(ntri, dtype=np.uint64)
     land = np.empty(ntri, dtype=np.uint64)
     delta = np.empty((ntri, npag), dtype=np.float64)
-    sign = 1.0 if complement else -1.0
     for t in range(ntri):
         a, b, c = jumps.a[t], jumps.b[t], jumps.c[t]
         both[t] = (ONE << np.uint64(a)) | (ONE << np.uint64(b))
@@ -209,7 +212,7 @@ def expand(layer, lo, jumps, images, pagodas, keys, node_limit, deadline_ns, sta
     nodes = 0
     ntri = jumps.a.shape[0]
     base = np.zeros(weights.shape[0], dtype=np.float64)
-    both, land, delta, tables, jumped_images = steps(jumps, weights, images, False)
+    both, land, delta, tables, jumped_images = steps(jumps, weights, images, PARENT)
     p_images = np.empty(images.shape[0], dtype=np.uint64)
     legal = np.empty(ntri, dtype=np.bool_)
     which = np.empty(ntri, dtype=np.int64)
@@ -293,7 +296,7 @@ def child_meeting(layer, lo, pre, jumps, all_holes, images, pagodas, keys, node_
     base = np.zeros(weights.shape[0], dtype=np.float64)
     slots = keys.shape[0]
     nodes = 0
-    both, land, delta, tables, jumped_images = steps(jumps, weights, images, True)
+    both, land, delta, tables, jumped_images = steps(jumps, weights, images, COMPLEMENT)
     q_images = np.empty(images.shape[0], dtype=np.uint64)
     legal = np.empty(ntri, dtype=np.bool_)
     which = np.empty(ntri, dtype=np.int64)
@@ -347,7 +350,8 @@ def child_keys(layer, lo, pre, jumps, flip, images, pagodas, out, recent, above,
     base = np.zeros(weights.shape[0], dtype=np.float64)
     count = stats[1]
     nodes = 0
-    both, land, delta, tables, jumped_images = steps(jumps, weights, images, flip != ZERO)
+    sign = COMPLEMENT if flip != ZERO else PARENT
+    both, land, delta, tables, jumped_images = steps(jumps, weights, images, sign)
     q_images = np.empty(images.shape[0], dtype=np.uint64)
     legal = np.empty(ntri, dtype=np.bool_)
     which = np.empty(ntri, dtype=np.int64)
