@@ -533,3 +533,33 @@ def test_a_samegame_solve_counts_starting_its_workers_against_its_time(monkeypat
     given_back_ns = int((result.stats.compile_s + 0.001) * 1e9)  # compiling only (0 on a warm cache)
     assert seen["started_ns"] <= before_ns + given_back_ns + 200_000_000
     assert result.verified
+
+
+LITERALS = textwrap.dedent("""
+    import json, sys
+    import numba
+    from gridsolver.games import game
+
+    game(sys.argv[1]).warm(None, None, workers=1)
+    found = set()
+    for name, module in list(sys.modules.items()):
+        if name.startswith("gridsolver."):
+            for attr, value in vars(module).items():
+                if isinstance(value, numba.core.dispatcher.Dispatcher):
+                    found.update(f"{value.py_func.__module__}.{attr}{sig}" for sig in value.overloads
+                                 if "Literal" in str(sig))
+    print(json.dumps(sorted(found)))
+""")
+
+
+@pytest.mark.slow  # every kernel of a game compiled from an empty cache: 10-45 s a game
+@pytest.mark.parametrize("name", ["bunny", "pegs", "clickomania", "samegame", "ratrace"])
+def test_no_kernel_is_compiled_for_a_constant_argument(tmp_path, name):
+    """A constant passed from one kernel to another (or a loop counter starting at one) is a type of its
+    own to numba: the kernel called compiles once for it and once more for the variable, seconds of a
+    first run for nothing. See CONTRIBUTING.md (Numba kernels)."""
+    env = {**os.environ, warm.NOTE_ENV: "off", "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", LITERALS, name], capture_output=True, text=True,
+                          timeout=1800, env=env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == []

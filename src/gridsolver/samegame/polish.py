@@ -50,7 +50,7 @@ def polish_ending(cells: np.ndarray, width: int, height: int, seq: np.ndarray, p
     prefix = [0]
     for index in seq:
         state = states[-1].copy()
-        removed = remove_at(state, width, height, index, stack)
+        removed = remove_at(state, width, height, int(index), stack)  # int: an int32 compiles it once more
         states.append(state)
         prefix.append(prefix[-1] + (removed - 2) ** 2)
     left = int((states[-1] != EMPTY).sum())
@@ -104,7 +104,7 @@ def polish_tail(cells: np.ndarray, width: int, height: int, seq: np.ndarray, tab
         states, prefix = [cells.copy()], [0]
         for index in best_seq:
             state = states[-1].copy()
-            prefix.append(prefix[-1] + (remove_at(state, width, height, index, stack) - 2) ** 2)
+            prefix.append(prefix[-1] + (remove_at(state, width, height, int(index), stack) - 2) ** 2)
             states.append(state)
         for k in range(len(best_seq) - 1, -1, -1):
             if nodes >= node_limit or not interrupt.time_left(deadline_ns):
@@ -150,7 +150,7 @@ def line_points(cells: np.ndarray, width: int, height: int, seq: np.ndarray, pen
     stack = np.empty(state.shape[0], np.int32)
     points = 0
     for index in seq:
-        removed = remove_at(state, width, height, index, stack)
+        removed = remove_at(state, width, height, int(index), stack)
         points += (removed - 2) ** 2
     left = int((state != EMPTY).sum())
     return points + end_bonus(left, True, penalty)

@@ -94,7 +94,8 @@ def beam_start(levels, start):
     """Level 0 of a beam: ``start`` alone. Returns (its size, the best value so far: none, 2^40; its
     path length: none, -1; nodes; depth)."""
     copy_prefix(levels.positions[0, 0], start, start.shape[0])
-    return 1, np.int64(1) << 40, -1, 0, 0
+    # np.int64 throughout: from literals numba would compile what they are passed to once more
+    return np.int64(1), np.int64(1) << 40, np.int64(-1), np.int64(0), np.int64(0)
 
 
 @njit(cache=True)
@@ -333,7 +334,7 @@ def clear_beam(start, width, height, zob, plan, best_path, deadline_ns, node_lim
 
     size, best, best_len, nodes, depth = beam_start(levels, start)
     while size > 0:
-        nc = 0
+        nc = np.int64(0)  # np.int64: from a literal 0 numba compiles what it is passed to once more
         cur = levels.positions[depth & 1]
         for b in range(size):
             s = cur[b]
@@ -349,7 +350,8 @@ def clear_beam(start, width, height, zob, plan, best_path, deadline_ns, node_lim
                         return best, best_len, nodes, True
                 if done:
                     continue  # searched to the end: nothing below it can beat ``best``
-            singles, links, squares, key = scan_box(s, width, height, 0, width - 1, 0, zob)
+            whole = np.int64(0)  # as child_change's boxes: a literal 0 compiles scan_box once more
+            singles, links, squares, key = scan_box(s, width, height, whole, width - 1, whole, zob)
             links -= squares  # cells - (links - squares) counts the groups
             column_suffixes(s, width, height, zob, suffixes)
             copy_prefix(child, s, n)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils, config
@@ -118,7 +119,7 @@ def time_remains(deadline_ns: int) -> bool:
     """Before the deadline, no Ctrl-C and no stop asked by a watcher: for kernels that read the
     clock themselves (it is also their watch tick: see :func:`.watch.watch_tick`)."""
     now = monotonic_ns()
-    return now < deadline_ns and not sigint_arrived() and not watch_tick(-1, now)
+    return now < deadline_ns and not sigint_arrived() and not watch_tick(np.int64(-1), now)
 
 
 @njit(cache=True, inline="always")
@@ -137,7 +138,8 @@ def budget_check(nodes: int, node_limit: int, deadline_ns: int, clock_every: int
         return OUT_OF_NODES
     if (nodes & (clock_every - 1)) == 0:
         now = monotonic_ns()
-        if now >= deadline_ns or sigint_arrived() or watch_tick(nodes, now):
+        # np.int64: one compile of watch_tick whatever the caller's count (a literal 0 is one more)
+        if now >= deadline_ns or sigint_arrived() or watch_tick(np.int64(nodes), now):
             return OUT_OF_TIME
     return 0
 

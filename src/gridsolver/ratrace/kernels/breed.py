@@ -40,13 +40,13 @@ def pick_parent(fitness, n, total, rng, other):
 def breed(rats, fitness, n, width, start_cells, rng):
     """Append ten children of the first n rats (capacity must allow n + 10); ``fitness`` is scratch."""
     cells, ages, goals, genomes = rats
-    total = 0
+    total = np.int64(0)  # np.int64: from a literal 0 numba compiles what it is passed to once more
     for j in range(n):
         total += 1 + cells[j] % width + GOAL_POINTS_FITNESS * goals[j]
         fitness[j] = total
     one = np.uint64(1)
     for k in range(NEWBORNS):
-        a = pick_parent(fitness, n, total, rng, -1)
+        a = pick_parent(fitness, n, total, rng, np.int64(-1))
         b = pick_parent(fitness, n, total, rng, a)
         source = a if below(rng, 2) == 0 else b
         word0 = np.uint64(0)

@@ -233,7 +233,7 @@ def plan_decoded(view: np.ndarray, genome: np.ndarray, decode: np.ndarray) -> tu
     enter = _FULL & ~(lethal | avoid | (all_teleporters & ~through))
     # First steps, one by one (each labels the frontier it starts).
     safe = 1 << 4
-    bold = 0
+    bold = np.int64(0)  # np.int64: from a literal 0 numba compiles what it is passed to once more
     visited = 1 << _CENTRE
     for a in range(-1, 2):
         for b in range(-1, 2):
@@ -268,13 +268,13 @@ def plan_decoded(view: np.ndarray, genome: np.ndarray, decode: np.ndarray) -> tu
                 scratch[48 + move] = 1 << landing
     # Breadth-first search, one frontier per first step, layer by layer.
     best_value = 2
-    best = 0
+    best = np.int64(0)  # np.int64: from a literal 0 numba compiles what it is passed to once more
     # A rat with no believed-safe way right may slide along the barrier instead (genome bit 97),
     # toward the reachable cell furthest up or down (bit 96): see _slide_value.
     down = int((np.int64(genome[1]) >> 32) & 1)
     slides = int((np.int64(genome[1]) >> 33) & 1)
     slide_value = 0
-    slide = 0
+    slide = np.int64(0)  # np.int64: from a literal 0 numba compiles what it is passed to once more
     depth = 1
     while True:
         layer = 0

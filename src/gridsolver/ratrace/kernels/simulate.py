@@ -109,7 +109,7 @@ def game_loop(track, rats, n, rng, turns, limits, watch):
     deadline_ns, max_moves, max_rats = limits
     fitness = np.empty(len(cells), np.int64)
     points = 1
-    rat_moves = 0
+    rat_moves = np.int64(0)  # np.int64: from a literal 0 numba compiles what it is passed to once more
     peak = n
     turn = 0
     status = FINISHED
@@ -117,7 +117,7 @@ def game_loop(track, rats, n, rng, turns, limits, watch):
         turn += 1
         if watch is not None:
             watch[WATCH_TURN] = turn
-        alive = 0
+        alive = np.int64(0)  # np.int64: from a literal 0 numba compiles what it is passed to once more
         for i in range(n):
             age = ages[i]
             if age >= LIFESPAN:
@@ -238,7 +238,7 @@ def finish_turn(moves, trans, width, start_cells, cells, ages, goals, genomes, f
     n < 2 means the game is over (no one was bred).
     """
     scored = 0
-    alive = 0
+    alive = np.int64(0)  # np.int64: from a literal 0 numba compiles what it is passed to once more
     k = 0
     for i in range(n):
         age = ages[i]

@@ -89,7 +89,7 @@ def beam_search(start, width, height, zob, beam_width, penalty, deadline_ns, nod
 
     size, best, best_len, nodes, depth = beam_start(levels, start)
     while size > 0:
-        nc = 0
+        nc = np.int64(0)  # np.int64: from a literal 0 numba compiles what it is passed to once more
         cur = levels.positions[depth & 1]
         cur_points = points[depth & 1]
         for b in range(size):
@@ -200,10 +200,10 @@ def tabu_value(cells, width, height, points, tabu, weights, counts, squares, lab
         elif s == 1:
             singles += 1
     if not movable:
-        left = 0
+        left = np.int64(0)  # np.int64, np.bool_: literals would compile terminal_bonus once more each
         for k in range(counts.shape[0]):
             left += counts[k]
-        return 8 * (points + terminal_bonus(left, False)), True
+        return 8 * (points + terminal_bonus(left, np.bool_(False))), True
     value = (8 * points + weights[W_GROUPS] * groups_value + weights[W_TABU_GROUPS] * tabu_value_now
              - weights[W_SINGLES] * singles)
     stranded = 0
@@ -279,7 +279,7 @@ def tabu_beam(start, width, height, zob, plan, table, best_path, deadline_ns, no
 
     size, best, best_len, nodes, depth = beam_start(levels, start)
     while size > 0:
-        nc = 0
+        nc = np.int64(0)  # np.int64: from a literal 0 numba compiles what it is passed to once more
         cur = levels.positions[depth & 1]
         cur_points = points[depth & 1]
         for b in range(size):
