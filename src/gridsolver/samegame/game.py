@@ -114,21 +114,19 @@ def _warm_solve(method: str) -> None:
     """A whole solve of :data:`WARM_BOARD` by ``method`` here, with what follows the search."""
     import numpy as np
 
-    from gridsolver.clickomania.kernels.groups import move_to_index, to_cells
+    from gridsolver.clickomania.kernels.groups import to_cells
     from gridsolver.core.budget import NO_LIMIT
-    from gridsolver.samegame.polish import exact_game, polish_ending, polish_tail
+    from gridsolver.samegame.polish import exact_game, polish_ending
     from gridsolver.samegame.search import solve_samegame
 
     board = GAME.read(WARM_BOARD)
-    # the method itself, not the exact search that solves so small a board first (warmed below: its
-    # kernels are the ending's)
-    played = solve_samegame(board, Budget(time_s=None, memory_mb=16.0, nodes=WARM_NODES), method=method,
-                            exact_first=False)
+    # the method itself, with the tail re-search and the exact ending that get their shares of the node
+    # budget, not the exact search that solves so small a board first (warmed below: its kernels are the
+    # ending's)
+    solve_samegame(board, Budget(time_s=None, memory_mb=16.0, nodes=WARM_NODES), method=method,
+                   exact_first=False)
     if method == "nrpa":  # the whole ending from the start: the exact search improves on nothing played
         polish_ending(to_cells(board.grid), board.width, board.height, np.zeros(0, np.int32), False,
                       NO_LIMIT, NO_LIMIT, None)
-        # the tail's beam, which the playouts' node budget left no nodes for above
-        game = np.array([move_to_index(r, c, board.height) for r, c in played.solution or []], np.int32)
-        polish_tail(to_cells(board.grid), board.width, board.height, game, 0, False, NO_LIMIT, 1000, None)
     # a small board is searched exactly from the start, whatever the method
     exact_game(to_cells(board.grid), board.width, board.height, False, NO_LIMIT, NO_LIMIT, None)
